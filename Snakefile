@@ -1,0 +1,27 @@
+# humeval-repro: regenerate published reproduction studies of human evaluations from raw exports.
+# This file only sets up and includes; the rules live in workflow/rules, the logic in workflow/humeval.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/fetch.smk"
+include: "workflow/rules/extract.smk"
+include: "workflow/rules/exclude.smk"
+include: "workflow/rules/metrics.smk"
+include: "workflow/rules/qra.smk"
+include: "workflow/rules/tables.smk"
+include: "workflow/rules/figures.smk"
+
+
+rule all:
+    input:
+        get_final_output(),
+    default_target: True

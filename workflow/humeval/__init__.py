@@ -1,0 +1,11 @@
+"""humeval: regenerate human-evaluation reproduction studies from raw exports.
+
+The package is grouped by pipeline stage: ``fetch`` (pinned raw files), ``loaders`` (one per export
+format, raw -> tidy), ``tidy`` (the long schema), ``exclusions``, ``metrics``, ``qra``, ``audit``,
+``tables`` and ``figures``. Heavy libraries (scipy, pingouin, krippendorff, matplotlib, textacy) are
+imported inside the functions that use them, so every pipeline step pays only for what it needs.
+"""
+
+from humeval.errors import HumevalError
+
+__all__ = ["HumevalError"]

@@ -1,0 +1,106 @@
+"""Exclusion mechanics: named rules from the study config, every dropped judgement logged.
+
+A rule is a function ``rule(judgements, participants, **params) -> pandas.Series`` of reasons, indexed
+like ``judgements``, holding a one-sentence reason for each row to drop and NA for rows to keep. Rules
+are applied in config order, each to the rows the earlier ones kept; a row is attributed to the first
+rule that drops it. :func:`apply_exclusions` returns the kept rows and the exclusion log, one row per
+dropped judgement (a whole ranking is one judgement).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+
+EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]
+
+
+def attention_check(judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str,
+                    unit: str = "participant") -> pd.Series:
+    """Pairwise attention check: a participant who chose the ``distractor`` side in any item fails,
+    and every judgement of that participant is dropped.
+
+    A pairwise row chose the distractor when ``system == distractor and value == +1`` or
+    ``system_b == distractor and value == -1``.
+    """
+    chose = (((judgements["system"] == distractor) & (judgements["value"] == 1))
+             | ((judgements["system_b"] == distractor) & (judgements["value"] == -1)))
+    failed_items = judgements.loc[chose].groupby(unit)["item"].agg(lambda s: ", ".join(sorted(set(s))))
+    items = judgements[unit].map(failed_items)
+    reasons = pd.Series(pd.NA, index=judgements.index, dtype="object")
+    failed = items.notna()
+    reasons[failed] = "failed the attention check: chose the distractor in item(s) " + items[failed].astype(str)
+    return reasons
+
+
+def drop_systems(judgements: pd.DataFrame, participants: pd.DataFrame, *, systems: list[str],
+                 reason: str = "check item, not scored") -> pd.Series:
+    """Drop every judgement whose ``system`` or ``system_b`` is one of ``systems`` (check items)."""
+    codes = set(systems)
+    hit = judgements["system"].isin(codes) | judgements["system_b"].isin(codes)
+    pair = judgements["system"].astype(str) + " vs " + judgements["system_b"].astype(str)
+    return (f"{reason} (" + pair + ")").where(hit)
+
+
+def drop_where(judgements: pd.DataFrame, participants: pd.DataFrame, *, column: str, values: list,
+               reason: str) -> pd.Series:
+    """Drop every judgement whose ``column`` (in judgements, else participants) is in ``values``."""
+    if column in judgements.columns:
+        series = judgements[column]
+    elif column in participants.columns:
+        series = judgements["participant"].map(participants.set_index("participant")[column])
+    else:
+        raise HumevalError(f"exclusion rule drop_where: column {column!r} is in neither the tidy judgements "
+                           "nor the participants table")
+    as_text = series.astype(str)
+    hit = as_text.isin([str(v) for v in values])
+    return (reason + f" ({column} = " + as_text + ")").where(hit)
+
+
+def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Series:
+    """Drop a ranking judgement whose ranks are not a permutation of 1..k (k = systems ranked)."""
+    ranks = judgements[judgements["response_type"] == "rank"]
+    grouped = ranks.groupby("judgement_id")["value"]
+    k = grouped.transform("size")
+    ok = (grouped.transform("nunique") == k) & (grouped.transform("min") == 1) & (grouped.transform("max") == k)
+    listed = grouped.transform(lambda v: ",".join(str(int(x)) for x in v))
+    reasons = ("ranks (" + listed + ") are not a permutation of 1.." + k.astype(str)).where(~ok)
+    return reasons.reindex(judgements.index)
+
+
+RULES = {
+    "attention_check": attention_check,
+    "drop_systems": drop_systems,
+    "drop_where": drop_where,
+    "invalid_permutation": invalid_permutation,
+}
+
+
+def apply_exclusions(judgements: pd.DataFrame, participants: pd.DataFrame,
+                     rules: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Apply ``rules`` (config entries ``{rule, name?, sides?, params?}``) in order.
+
+    Returns ``(kept, log)``; ``log`` has :data:`EXCLUSION_COLUMNS`, one row per dropped judgement.
+    A rule drops whole judgements: if it flags one row of a ranking, the ranking goes.
+    """
+    kept = judgements
+    logs = []
+    for entry in rules:
+        name = entry["rule"]
+        if name not in RULES:
+            raise HumevalError(f"unknown exclusion rule {name!r}; known rules: {sorted(RULES)}")
+        label = entry.get("name", name)
+        scope = kept if not entry.get("sides") else kept[kept["side"].isin(entry["sides"])]
+        reasons = RULES[name](scope, participants, **entry.get("params", {})).dropna()
+        if reasons.empty:
+            continue
+        dropped_ids = set(scope.loc[reasons.index, "judgement_id"])
+        dropped = kept[kept["judgement_id"].isin(dropped_ids)]
+        first = dropped.drop_duplicates("judgement_id")
+        reason_by_id = pd.Series(reasons.to_numpy(), index=scope.loc[reasons.index, "judgement_id"])
+        reason_by_id = reason_by_id[~reason_by_id.index.duplicated()]
+        logs.append(first.assign(rule=label, reason=first["judgement_id"].map(reason_by_id))[EXCLUSION_COLUMNS])
+        kept = kept[~kept["judgement_id"].isin(dropped_ids)]
+    log = pd.concat(logs, ignore_index=True) if logs else pd.DataFrame(columns=EXCLUSION_COLUMNS)
+    return kept.reset_index(drop=True), log

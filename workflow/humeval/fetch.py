@@ -1,0 +1,139 @@
+"""Raw-data acquisition: pinned URLs, a local mirror, and sha256 verification.
+
+A raw input is pinned by a public URL at a fixed commit and a sha256. It is copied from a local mirror
+when one is configured (layout ``<mirror>/github/<owner>/<repo>/<commit>/<path>``, the URL path of
+``https://raw.githubusercontent.com/<owner>/<repo>/<commit>/<path>``), otherwise downloaded. The file is
+written to a temporary name, verified, and only then renamed into place, so a failed or tampered
+transfer never leaves a file behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import shutil
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from humeval.errors import HumevalError
+
+log = logging.getLogger(__name__)
+
+MIRROR_ENV = "HUMEVAL_RAW_MIRROR"
+_CHUNK = 1 << 16
+
+
+def sha256_of(path: str | os.PathLike) -> str:
+    """Hex sha256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(_CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def mirror_relpath(url: str) -> Path:
+    """Path of ``url`` inside a mirror.
+
+    ``https://raw.githubusercontent.com/o/r/c/a%20b.csv`` -> ``github/o/r/c/a b.csv``; any other host
+    keeps its host name as the first folder.
+
+    >>> mirror_relpath("https://raw.githubusercontent.com/o/r/c/Data/a%20b.csv").as_posix()
+    'github/o/r/c/Data/a b.csv'
+    """
+    parsed = urllib.parse.urlparse(url)
+    parts = [urllib.parse.unquote(p) for p in parsed.path.split("/") if p]
+    host = "github" if parsed.netloc == "raw.githubusercontent.com" else parsed.netloc
+    if not parts or any(p in (".", "..") for p in parts):
+        raise HumevalError(f"raw URL has no usable path: {url!r}")
+    return Path(host, *parts)
+
+
+def resolve_mirror(configured: str | None) -> Path | None:
+    """The mirror folder: the ``raw_mirror`` config value, else ``$HUMEVAL_RAW_MIRROR``, else None."""
+    value = configured or os.environ.get(MIRROR_ENV)
+    return Path(value).expanduser().resolve() if value else None
+
+
+def _copy_from_mirror(source: Path, target: Path) -> None:
+    shutil.copyfile(source, target)
+
+
+def _download(url: str, target: Path, timeout: float = 60.0) -> None:
+    request = urllib.request.Request(url, headers={"User-Agent": "humeval-repro"})
+    with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
+        total = int(response.headers.get("Content-Length") or 0)
+        done, next_report = 0, 0.25
+        for block in iter(lambda: response.read(_CHUNK), b""):
+            out.write(block)
+            done += len(block)
+            if total and done / total >= next_report:
+                log.info("  %s: %d%% of %d bytes", target.name, int(100 * done / total), total)
+                next_report += 0.25
+
+
+def fetch_raw(url: str, sha256: str, target: str | os.PathLike, *, mirror: Path | None = None,
+              study: str | None = None) -> str:
+    """Fetch one pinned raw file to ``target`` and verify its sha256.
+
+    Returns ``"mirror"`` or ``"download"`` (where it came from). Raises :class:`HumevalError` naming the
+    study, the URL and the file when the file is missing everywhere or its checksum differs; nothing is
+    left at ``target`` in that case.
+    """
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        origin = None
+        if mirror is not None:
+            candidate = mirror / mirror_relpath(url)
+            if candidate.is_file():
+                log.info("copying %s from mirror %s", candidate.name, mirror)
+                _copy_from_mirror(candidate, tmp)
+                origin = "mirror"
+            else:
+                log.info("not in mirror (%s); downloading", candidate)
+        if origin is None:
+            try:
+                log.info("downloading %s", url)
+                _download(url, tmp)
+            except (urllib.error.URLError, OSError, TimeoutError) as exc:
+                where = f" and it is not in the mirror {mirror}" if mirror else " (no mirror configured)"
+                raise HumevalError(
+                    f"cannot download {url}: {exc}{where}. Set --config raw_mirror=DIR or "
+                    f"${MIRROR_ENV} to a folder with the layout github/<owner>/<repo>/<commit>/<path>.",
+                    study=study, file=str(target)) from None
+            origin = "download"
+        actual = sha256_of(tmp)
+        if actual != sha256.lower():
+            raise HumevalError(
+                f"sha256 mismatch for {url} (from {origin}): expected {sha256.lower()}, got {actual}. "
+                "The file differs from the pinned version; refusing it.", study=study, file=str(target))
+        os.replace(tmp, target)
+        return origin
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def fetch_raw_logged(entry: dict, target: str, log_path: str, *, mirror: Path | None, study: str) -> str:
+    """:func:`fetch_raw` for one config entry (``url``, ``sha256``), logging to ``log_path``."""
+    handler = logging.FileHandler(log_path, mode="w")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    try:
+        origin = fetch_raw(entry["url"], entry["sha256"], target, mirror=mirror, study=study)
+        log.info("%s: sha256 %s verified (%s)", target, entry["sha256"], origin)
+        return origin
+    except HumevalError as exc:
+        log.error("%s", exc)
+        raise
+    finally:
+        log.removeHandler(handler)
+        handler.close()

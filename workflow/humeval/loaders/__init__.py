@@ -1,0 +1,32 @@
+"""Loaders: one per export format, each turning raw files into the tidy tables and nothing else.
+
+A loader is a function ``load(inputs, params, *, study, side) -> (judgements, participants)`` where
+``inputs`` maps the roles named in the study config to local file paths. Loaders are registered here by
+name; a study config picks one with ``loader: <name>``. Modules are imported only when used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from humeval.errors import HumevalError
+
+LOADERS: dict[str, str] = {
+    "prolific_webapp_sqlite": "humeval.loaders.prolific_webapp_sqlite",
+}
+
+
+def get_loader(name: str) -> Callable:
+    """The ``load`` function of the loader registered as ``name``."""
+    if name not in LOADERS:
+        raise HumevalError(f"unknown loader {name!r}; known loaders: {sorted(LOADERS)}")
+    return importlib.import_module(LOADERS[name]).load
+
+
+def require_inputs(inputs: dict, roles: list[str], loader: str, study: str) -> None:
+    """Raise a clear error when the config gives a loader fewer input roles than it needs."""
+    missing = [r for r in roles if r not in inputs]
+    if missing:
+        raise HumevalError(f"loader {loader!r} needs raw input role(s) {missing}; config gives "
+                           f"{sorted(inputs)}", study=study)

@@ -1,0 +1,68 @@
+"""Study metrics, chosen by name in the study config.
+
+Each config entry ``{metric: <name>, table: <id>, ...params}`` calls the registered function
+``f(data: StudyData, *, table, **params) -> DataFrame[table, row, column, value]``. The numbers of all
+entries form ``metrics.csv``; the audit matches them to the published numbers by (table, row, column).
+Modules are imported only when a study uses them, so no step pays for a library it does not need.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+
+NUMBER_COLUMNS = ["table", "row", "column", "value"]
+
+METRICS: dict[str, str] = {
+    "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",
+    "counts": "humeval.metrics.counts:count_numbers",
+}
+
+
+@dataclass
+class StudyData:
+    """What a metric may read: the kept judgements, the full tidy table, participants, the exclusion
+    log, and the study config (for system labels and published inputs)."""
+
+    kept: pd.DataFrame
+    tidy: pd.DataFrame
+    participants: pd.DataFrame
+    exclusions: pd.DataFrame
+    config: dict = field(default_factory=dict)
+
+    def system_labels(self) -> dict[str, str]:
+        """System code -> display label, in config order."""
+        return {s["code"]: s.get("label", s["code"]) for s in self.config.get("systems", [])}
+
+
+def get_metric(name: str):
+    """The function registered as metric ``name``."""
+    if name not in METRICS:
+        raise HumevalError(f"unknown metric {name!r}; known metrics: {sorted(METRICS)}")
+    module, function = METRICS[name].split(":")
+    return getattr(importlib.import_module(module), function)
+
+
+def numbers_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
+    """(row, column, value) triples of one table as a numbers frame."""
+    frame = pd.DataFrame(rows, columns=["row", "column", "value"])
+    frame.insert(0, "table", table)
+    return frame[NUMBER_COLUMNS]
+
+
+def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
+    """Run every metric entry of the study config and concatenate their numbers."""
+    frames = []
+    for entry in entries:
+        params = {k: v for k, v in entry.items() if k not in ("metric", "description")}
+        frames.append(get_metric(entry["metric"])(data, **params))
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=NUMBER_COLUMNS)
+    duplicated = out.duplicated(["table", "row", "column"])
+    if duplicated.any():
+        first = out[duplicated].iloc[0]
+        raise HumevalError(f"two metrics write the same cell {first['table']}/{first['row']}/{first['column']}")
+    return out

@@ -1,0 +1,38 @@
+"""Design counts (the ``counts`` table every study carries)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+
+
+def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int:
+    """Number of rows of ``frame``, or of distinct combinations of the ``distinct`` columns."""
+    if not distinct:
+        return len(frame)
+    missing = [c for c in distinct if c not in frame.columns]
+    if missing:
+        raise HumevalError(f"metric counts: column(s) {missing} not in the counted frame")
+    return len(frame.drop_duplicates(distinct))
+
+
+def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
+    """One count per configured row. Each row spec names a ``frame`` (``tidy``: all judgements after
+    cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``), optional
+    ``side``, ``rule`` (excluded frame only) and ``where`` {column: value} filters, and ``distinct``
+    columns (default: count rows)."""
+    frames = {"tidy": data.tidy, "kept": data.kept, "excluded": data.exclusions,
+              "participants": data.participants}
+    out = []
+    for label, spec in rows.items():
+        frame = frames[spec.get("frame", "tidy")]
+        if "side" in spec:
+            frame = frame[frame["side"] == spec["side"]]
+        if "rule" in spec:
+            frame = frame[frame["rule"] == spec["rule"]]
+        for col, value in spec.get("where", {}).items():
+            frame = frame[frame[col].astype(str) == str(value)]
+        out.append((label, column, float(count_rows(frame, distinct=spec.get("distinct")))))
+    return numbers_frame(table, out)

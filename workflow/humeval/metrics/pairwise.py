@@ -1,0 +1,85 @@
+"""Pairwise-preference metrics (Hosking et al. 2022, Watson & Gkatzia 2024, Table 1)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+
+
+def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Per item, the majority of its pairwise judgements.
+
+    Returns one row per item with ``system``, ``system_b`` and ``vote`` = sign(sum of values):
+    +1 ``system`` wins, -1 ``system_b`` wins, 0 tie. Every item must show the same pair in every
+    judgement.
+
+    >>> j = pd.DataFrame({"item": ["i", "i", "i"], "system": ["a"] * 3, "system_b": ["b"] * 3,
+    ...                   "value": [1, -1, 1]})
+    >>> majority_vote(j)[["item", "vote"]].values.tolist()
+    [['i', 1]]
+    """
+    pairs = judgements.groupby("item")[["system", "system_b"]].nunique()
+    inconsistent = pairs[(pairs > 1).any(axis=1)]
+    if not inconsistent.empty:
+        raise HumevalError(f"item {inconsistent.index[0]!r} shows different system pairs across judgements")
+    votes = judgements.groupby("item", as_index=False).agg(
+        system=("system", "first"), system_b=("system_b", "first"), total=("value", "sum"))
+    votes["vote"] = np.sign(votes["total"]).astype(int)
+    return votes.drop(columns="total")
+
+
+def preference_scores(votes: pd.DataFrame) -> pd.Series:
+    """Per system: +1 for each item it won, -1 for each it lost (ties score 0)."""
+    won_a = votes["vote"].clip(lower=0)
+    won_b = (-votes["vote"]).clip(lower=0)
+    as_a = pd.Series((won_a - won_b).to_numpy(), index=votes["system"])
+    as_b = pd.Series((won_b - won_a).to_numpy(), index=votes["system_b"])
+    return pd.concat([as_a, as_b]).groupby(level=0).sum()
+
+
+def appearances(votes: pd.DataFrame) -> pd.Series:
+    """Per system, the number of compared items it appears in."""
+    return pd.concat([votes["system"], votes["system_b"]]).value_counts()
+
+
+def relative_preference(scores: pd.Series, denominator: float | pd.Series) -> pd.Series:
+    """Relative preference % = 100 x score(system) / denominator.
+
+    Hosking et al. (2022) divide by the total number of comparisons (1800 in Watson & Gkatzia 2024),
+    not by the comparisons a system appears in.
+
+    >>> relative_preference(pd.Series({"hrq": 64}), 1800).round(2).tolist()
+    [3.56]
+    """
+    return 100.0 * scores / denominator
+
+
+def relative_preference_numbers(data: StudyData, *, table: str, side: str, column: str,
+                                score_column: str | None = None,
+                                per_appearance_suffix: str | None = None) -> pd.DataFrame:
+    """Numbers of the preference table for one side: relative preference per system (/all
+    comparisons), optionally the raw score and a per-appearance sensitivity row ``<label><suffix>``."""
+    judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
+    if judgements.empty:
+        raise HumevalError(f"metric relative_preference: no pairwise judgements on side {side!r}")
+    votes = majority_vote(judgements)
+    scores = preference_scores(votes)
+    labels = data.system_labels()
+    unknown = sorted(set(scores.index) - set(labels))
+    if unknown:
+        raise HumevalError(f"metric relative_preference: system code(s) {unknown} are not in the config's systems")
+    pct = relative_preference(scores, len(votes))
+    per_appearance = relative_preference(scores, appearances(votes))
+    rows = []
+    for code, label in labels.items():
+        if code not in scores.index:
+            continue
+        rows.append((label, column, float(pct[code])))
+        if score_column:
+            rows.append((label, score_column, float(scores[code])))
+        if per_appearance_suffix:
+            rows.append((label + per_appearance_suffix, column, float(per_appearance[code])))
+    return numbers_frame(table, rows)

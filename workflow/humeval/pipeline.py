@@ -1,0 +1,88 @@
+"""One function per pipeline stage; the Snakemake scripts unpack their job and call these.
+
+Stages: extract (loaders -> tidy) -> exclude -> metrics -> QRA -> audit and tables -> figures.
+Each function takes and returns data frames (plus the study config) and does no file I/O besides
+what its name says, so tests can run a stage on fixtures without Snakemake.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from humeval.audit import build_audit, published_frame
+from humeval.exclusions import apply_exclusions
+from humeval.loaders import get_loader
+from humeval.metrics import StudyData, compute_metrics
+from humeval.tidy import validate_judgements, validate_participants
+
+log = logging.getLogger(__name__)
+
+
+def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants."""
+    judgements, participants = [], []
+    for entry in study["extract"]:
+        inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items()}
+        log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
+        j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"],
+                                           side=entry["side"])
+        log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
+        judgements.append(j)
+        participants.append(p)
+    tidy = validate_judgements(pd.concat(judgements, ignore_index=True), f"{study['name']} tidy judgements")
+    people = validate_participants(pd.concat(participants, ignore_index=True), f"{study['name']} participants")
+    return tidy, people
+
+
+def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
+    """Apply the study's exclusion rules; (kept judgements, exclusion log)."""
+    kept, excluded = apply_exclusions(tidy, participants, study.get("exclusions", []))
+    for rule, count in excluded["rule"].value_counts(sort=False).items():
+        log.info("exclusion %s: %d judgements", rule, count)
+    log.info("kept %d of %d judgement rows", len(kept), len(tidy))
+    return kept, excluded
+
+
+def metrics_study(study: dict, kept, tidy, participants, exclusions) -> pd.DataFrame:
+    """The study's metric numbers (table, row, column, value)."""
+    data = StudyData(kept=kept, tidy=tidy, participants=participants, exclusions=exclusions, config=study)
+    return compute_metrics(data, study.get("metrics", []))
+
+
+def qra_study(study: dict, numbers: pd.DataFrame) -> pd.DataFrame:
+    """QRA numbers from the metric numbers and the published inputs."""
+    from humeval.qra import qra_numbers
+
+    return qra_numbers(numbers, published_frame(study["published"]), study.get("qra", []))
+
+
+def audit_study(study: dict, metric_numbers: pd.DataFrame, qra: pd.DataFrame) -> pd.DataFrame:
+    """The ``numbers.csv`` audit of every number the study's tables hold."""
+    numbers = pd.concat([metric_numbers, qra], ignore_index=True)
+    audit = build_audit(numbers, published_frame(study["published"]), study["tables"])
+    counts = audit["status"].value_counts().to_dict()
+    log.info("audit: %s", counts)
+    return audit
+
+
+def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
+    """Write ``<table>.csv`` and ``<table>.md`` for every configured table."""
+    from humeval.tables import markdown_table, wide_table
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for table in study["tables"]:
+        csv_path, md_path = outdir / f"{table['id']}.csv", outdir / f"{table['id']}.md"
+        wide_table(audit, table).to_csv(csv_path)
+        md_path.write_text(markdown_table(audit, table))
+        written += [csv_path, md_path]
+    return written
+
+
+def read_csv(path: str | Path) -> pd.DataFrame:
+    """Read an intermediate CSV written by an earlier stage (text columns stay text)."""
+    return pd.read_csv(path, keep_default_na=False, na_values=[""], low_memory=False)

@@ -1,0 +1,44 @@
+"""The harness every pipeline script runs in: logging to the rule's log, one-line errors.
+
+``run(snakemake, main)`` sends logging and stderr to ``snakemake.log[0]``, calls ``main()``, and turns a
+:class:`HumevalError` into one line on the terminal (and in the log) and exit status 1, so Snakemake
+removes the job's outputs and the user sees what to fix instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Callable
+
+from humeval.errors import HumevalError
+
+
+def run(snakemake, main: Callable[[], None]) -> None:
+    """Run ``main`` with logging to the rule's log file; exit 1 with a clear message on bad input."""
+    terminal = sys.stderr
+    log_file = open(snakemake.log[0], "w", buffering=1)  # noqa: SIM115 - lives as long as the job
+    sys.stderr = log_file
+    logging.basicConfig(stream=log_file, level=logging.INFO, force=True,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("humeval")
+    started = time.perf_counter()
+    label = f"{snakemake.rule} {dict(snakemake.wildcards.items())}"
+    log.info("start %s", label)
+    try:
+        main()
+    except HumevalError as exc:
+        log.error("%s", exc)
+        print(f"humeval error in {label}: {exc}", file=terminal)
+        sys.exit(1)
+    log.info("done %s in %.2f s", label, time.perf_counter() - started)
+
+
+def export_package_path(root: str) -> None:
+    """Put ``root`` (the folder holding this package) first on ``PYTHONPATH`` for the jobs Snakemake
+    starts, so their scripts can ``import humeval`` without installing it (also under --use-conda)."""
+    current = os.environ.get("PYTHONPATH", "")
+    parts = [root] + [p for p in current.split(os.pathsep) if p and p != root]
+    os.environ.update(PYTHONPATH=os.pathsep.join(parts))

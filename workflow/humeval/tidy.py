@@ -1,0 +1,113 @@
+"""The tidy long schema every loader produces and every later step reads.
+
+``judgements``: one row per judged value. A judgement (``judgement_id``) is one act of judging: one
+rating, one pairwise choice, or one whole ranking; a ranking of four systems is four rows sharing a
+``judgement_id``. Rows are unique on (``judgement_id``, ``system``).
+
+=============== =====================================================================================
+column          meaning
+=============== =====================================================================================
+study           config entry name
+side            ``original``, ``reproduction`` or an evaluator group
+judgement_id    stable id of the act of judging (unique within the study)
+participant     pseudonymous participant (or work-unit) id; never a raw platform id
+item            the thing judged, keyed so that the same item has the same key on every side
+criterion       quality criterion (``meaning``, ``fluency``, ``readability``, ...)
+response_type   ``rating`` | ``magnitude`` | ``rank`` | ``pairwise``
+system          the system judged (pairwise: the system shown as A)
+system_b        pairwise only: the system shown as B; empty otherwise
+value           rating or magnitude; rank (1 = best); pairwise +1 = ``system`` preferred,
+                -1 = ``system_b`` preferred, 0 = equal
+=============== =====================================================================================
+
+Loaders may add columns (``batch``, ``task``, ``position``, ``dataset``...); they travel along.
+``participants``: one row per participant with ``study, side, participant`` and any metadata the
+exclusions or subgroups use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+
+JUDGEMENT_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion",
+                     "response_type", "system", "system_b", "value"]
+PARTICIPANT_COLUMNS = ["study", "side", "participant"]
+RESPONSE_TYPES = ("rating", "magnitude", "rank", "pairwise")
+_KEY_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion", "response_type",
+                "system"]
+
+
+def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
+    """Stable pseudonymous id: ``prefix`` + the first 10 hex digits of sha256(salt + ':' + raw_id).
+
+    >>> pseudonym("abc", "study")
+    'P628d30d7c1'
+    """
+    return prefix + hashlib.sha256(f"{salt}:{raw_id}".encode()).hexdigest()[:10]
+
+
+def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:
+    """Required columns first, in schema order, then the loader's extra columns."""
+    extras = [c for c in frame.columns if c not in required]
+    return frame[required + extras]
+
+
+def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.DataFrame:
+    """Check ``frame`` against the judgement schema and return it with schema column order.
+
+    Raises :class:`HumevalError` naming the column and the first offending row.
+    """
+    missing = [c for c in JUDGEMENT_COLUMNS if c not in frame.columns]
+    if missing:
+        raise HumevalError(f"tidy judgements lack column(s) {missing}", file=source)
+    if frame.empty:
+        raise HumevalError("tidy judgements are empty: the export held no judgement", file=source)
+    for column in _KEY_COLUMNS:
+        bad = frame[column].isna() | (frame[column].astype(str) == "")
+        if bad.any():
+            raise HumevalError(f"column {column!r} is empty in row {int(bad.to_numpy().argmax())}",
+                               file=source)
+    bad_type = ~frame["response_type"].isin(RESPONSE_TYPES)
+    if bad_type.any():
+        row = int(bad_type.to_numpy().argmax())
+        raise HumevalError(f"column 'response_type' row {row}: {frame['response_type'].iloc[row]!r} "
+                           f"is not one of {RESPONSE_TYPES}", file=source)
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    if values.isna().any():
+        row = int(values.isna().to_numpy().argmax())
+        raise HumevalError(f"column 'value' row {row}: {frame['value'].iloc[row]!r} is not a number",
+                           file=source)
+    pairwise = frame["response_type"] == "pairwise"
+    bad_pair = pairwise & ~values.isin([-1, 0, 1])
+    if bad_pair.any():
+        row = int(bad_pair.to_numpy().argmax())
+        raise HumevalError(f"column 'value' row {row}: pairwise value {values.iloc[row]} is not -1, 0 or 1",
+                           file=source)
+    missing_b = pairwise & (frame["system_b"].isna() | (frame["system_b"].astype(str) == ""))
+    if missing_b.any():
+        raise HumevalError(f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}",
+                           file=source)
+    duplicated = frame.duplicated(["study", "judgement_id", "system"])
+    if duplicated.any():
+        row = int(duplicated.to_numpy().argmax())
+        raise HumevalError(f"row {row}: judgement_id {frame['judgement_id'].iloc[row]!r} holds system "
+                           f"{frame['system'].iloc[row]!r} twice", file=source)
+    out = frame.assign(value=values)
+    return order_columns(out, JUDGEMENT_COLUMNS)
+
+
+def validate_participants(frame: pd.DataFrame, source: str = "participants") -> pd.DataFrame:
+    """Check the participant table: required columns, one row per (study, side, participant)."""
+    missing = [c for c in PARTICIPANT_COLUMNS if c not in frame.columns]
+    if missing:
+        raise HumevalError(f"participants lack column(s) {missing}", file=source)
+    duplicated = frame.duplicated(PARTICIPANT_COLUMNS)
+    if duplicated.any():
+        row = int(duplicated.to_numpy().argmax())
+        raise HumevalError(f"participant {frame['participant'].iloc[row]!r} appears twice (row {row})",
+                           file=source)
+    return order_columns(frame, PARTICIPANT_COLUMNS)

@@ -1,0 +1,16 @@
+rule exclude:
+    """Apply the study's named exclusion rules; every dropped judgement goes to exclusions.csv."""
+    input:
+        judgements="results/{study}/tidy/judgements.csv",
+        participants="results/{study}/tidy/participants.csv",
+    output:
+        kept="results/{study}/intermediate/judgements_kept.csv",
+        exclusions="results/{study}/exclusions.csv",
+    log:
+        "results/logs/exclude/{study}.log",
+    params:
+        study=get_study,
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/exclude.py"

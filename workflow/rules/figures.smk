@@ -1,0 +1,15 @@
+rule figures:
+    """The study's figures (PNG + PDF), drawn from numbers.csv so they show what the tables show."""
+    input:
+        audit="results/{study}/numbers.csv",
+    output:
+        figures=report(directory("results/{study}/figures"), patterns=["{name}.png"],
+                       caption="../report/figures.rst", category="{study}", subcategory="figures"),
+    log:
+        "results/logs/figures/{study}.log",
+    params:
+        study=get_study,
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/figures.py"

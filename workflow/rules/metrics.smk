@@ -1,0 +1,17 @@
+rule metrics:
+    """Per-study metrics on the kept judgements (numbers: table, row, column, value)."""
+    input:
+        kept="results/{study}/intermediate/judgements_kept.csv",
+        judgements="results/{study}/tidy/judgements.csv",
+        participants="results/{study}/tidy/participants.csv",
+        exclusions="results/{study}/exclusions.csv",
+    output:
+        numbers="results/{study}/intermediate/metrics.csv",
+    log:
+        "results/logs/metrics/{study}.log",
+    params:
+        study=get_study,
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/metrics.py"

@@ -1,0 +1,14 @@
+rule qra:
+    """Original vs reproduction: QRA Type I (CV*) and Type II (correlations) as the study config sets."""
+    input:
+        numbers="results/{study}/intermediate/metrics.csv",
+    output:
+        qra="results/{study}/intermediate/qra.csv",
+    log:
+        "results/logs/qra/{study}.log",
+    params:
+        study=get_study,
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/qra.py"

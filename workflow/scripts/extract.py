@@ -1,0 +1,13 @@
+"""Raw exports -> tidy judgements and participants (rule extract)."""
+from humeval.pipeline import extract_study
+from humeval.runner import run
+
+
+def main():
+    raw_paths = dict(snakemake.input.items())
+    judgements, participants = extract_study(snakemake.params.study, raw_paths)
+    judgements.to_csv(snakemake.output.judgements, index=False)
+    participants.to_csv(snakemake.output.participants, index=False)
+
+
+run(snakemake, main)

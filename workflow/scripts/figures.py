@@ -1,0 +1,11 @@
+"""numbers.csv -> the study's figures, PNG and PDF (rule figures)."""
+from humeval.figures import draw_figures
+from humeval.pipeline import read_csv
+from humeval.runner import run
+
+
+def main():
+    draw_figures(read_csv(snakemake.input.audit), snakemake.params.study.get("figures", []), snakemake.output.figures)
+
+
+run(snakemake, main)

@@ -1,0 +1,10 @@
+"""Metric numbers + published inputs -> QRA numbers (rule qra)."""
+from humeval.pipeline import qra_study, read_csv
+from humeval.runner import run
+
+
+def main():
+    qra_study(snakemake.params.study, read_csv(snakemake.input.numbers)).to_csv(snakemake.output.qra, index=False)
+
+
+run(snakemake, main)
