@@ -32,6 +32,10 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
         error = errors[0]
         key = ".".join(str(p) for p in error.absolute_path) or "(top level)"
         expected = error.schema.get("description", "")
+        if error.validator == "required":
+            missing = next((k for k in error.validator_value if k not in error.instance), None)
+            key = f"{key}.{missing}" if error.absolute_path else str(missing)
+            expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
         raise HumevalError(f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "") + more,
                            file=source)

@@ -1,0 +1,79 @@
+"""Shared test helpers: the repository root, a throw-away copy of the project, and running Snakemake.
+
+End-to-end tests need the raw exports: from the mirror in ``$HUMEVAL_RAW_MIRROR`` (CI sets it to
+``../shared/raw``) or, failing that, from the network. Without either they skip with the reason, except
+under ``CI=true``, where a skipped end-to-end test is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def skip_or_fail(reason: str):
+    """Skip with ``reason``; under CI=true fail instead (CI must run every end-to-end test)."""
+    if in_ci():
+        pytest.fail(f"CI=true and an end-to-end test cannot run: {reason}")
+    pytest.skip(reason)
+
+
+def network_reachable(url: str = "https://raw.githubusercontent.com/", timeout: float = 5.0) -> bool:
+    try:
+        urllib.request.urlopen(urllib.request.Request(url, method="HEAD"), timeout=timeout)
+        return True
+    except urllib.error.HTTPError:
+        return True  # the host answered
+    except OSError:
+        return False
+
+
+def raw_source() -> dict:
+    """Environment for Snakemake to get raw files: the mirror if configured and present, else the network."""
+    mirror = os.environ.get("HUMEVAL_RAW_MIRROR")
+    if mirror:
+        if Path(mirror).is_dir():
+            return {"HUMEVAL_RAW_MIRROR": str(Path(mirror).resolve())}
+        skip_or_fail(f"HUMEVAL_RAW_MIRROR={mirror} is not a folder")
+    if network_reachable():
+        return {}
+    skip_or_fail("no raw-data mirror (set HUMEVAL_RAW_MIRROR=DIR) and raw.githubusercontent.com is unreachable")
+    return {}
+
+
+def copy_project(target: Path, studies: list[str] | None = None) -> Path:
+    """Copy Snakefile, workflow/ and config/ to ``target``; optionally enable only ``studies``."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copy(REPO / "Snakefile", target / "Snakefile")
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(REPO / "workflow", target / "workflow", ignore=ignore)
+    shutil.copytree(REPO / "config", target / "config", ignore=ignore)
+    shutil.copytree(REPO / "envs", target / "envs", ignore=ignore)
+    if studies is not None:
+        import yaml
+
+        main = yaml.safe_load((target / "config/config.yaml").read_text())
+        main["studies"] = studies
+        (target / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    return target
+
+
+def run_snakemake(workdir: Path, *args: str, env: dict | None = None, timeout: int = 600):
+    """Run ``python -m snakemake`` in ``workdir``; return the CompletedProcess (text output)."""
+    full_env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"}
+    full_env.update(env or {})
+    return subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *args], cwd=workdir,
+                          env=full_env, capture_output=True, text=True, timeout=timeout)

@@ -1,0 +1,42 @@
+import pandas as pd
+import pytest
+
+from humeval.audit import UNDIAGNOSED, build_audit, parse_published, published_frame, status_of
+from humeval.errors import HumevalError
+
+
+def test_parse_published_keeps_precision_and_marker():
+    assert parse_published("-17.89") == (-17.89, 2, "")
+    assert parse_published("0.95*") == (0.95, 2, "*")
+    assert parse_published("5.1e-05") == (5.1e-05, 6, "")
+    with pytest.raises(HumevalError):
+        parse_published("n/a")
+
+
+def test_status_tolerance_is_half_a_unit_of_the_last_printed_decimal():
+    assert status_of(3.555, 3.56, 2) == "match"  # |diff| = 0.005
+    assert status_of(3.5549, 3.56, 2) == "mismatch"
+    assert status_of(float("nan"), 6.0, 0) == "published_only"
+    assert status_of(1.0, float("nan"), 0) == "recomputed_only"
+
+
+TABLES = [{"id": "t", "rows": ["a", "b"], "columns": ["orig", "repro"], "precision": {"repro": 1}}]
+
+
+def test_build_audit_statuses_notes_and_order():
+    numbers = pd.DataFrame({"table": "t", "row": ["b", "a"], "column": "repro", "value": [2.04, 1.0]})
+    published = published_frame([
+        {"table": "t", "source": "paper", "note": "no raw data", "cells": {"a": {"orig": "3"}}},
+        {"table": "t", "source": "paper", "cells": {"b": {"repro": "2.1"}}},
+    ])
+    audit = build_audit(numbers, published, TABLES)
+    assert audit[["row", "column", "status"]].values.tolist() == [
+        ["a", "orig", "published_only"], ["a", "repro", "recomputed_only"], ["b", "repro", "mismatch"]]
+    assert audit["note"].tolist() == ["no raw data", "", UNDIAGNOSED]
+    assert audit["precision"].tolist() == [0, 1, 1]
+
+
+def test_build_audit_rejects_a_cell_outside_the_table():
+    numbers = pd.DataFrame({"table": "t", "row": ["typo"], "column": "repro", "value": [1.0]})
+    with pytest.raises(HumevalError, match="typo"):
+        build_audit(numbers, published_frame([]), TABLES)

@@ -1,0 +1,62 @@
+from pathlib import Path
+
+import pytest
+import yaml
+
+from helpers import REPO
+from humeval.config import load_config, load_study, raw_filename
+from humeval.errors import HumevalError
+
+HOSKING = REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml"
+
+
+def write_variant(tmp_path: Path, change) -> Path:
+    study = yaml.safe_load(HOSKING.read_text())
+    change(study)
+    path = tmp_path / HOSKING.name
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    return path
+
+
+def test_every_enabled_study_validates():
+    studies = load_config(yaml.safe_load((REPO / "config/config.yaml").read_text()), REPO / "config")
+    assert "hosking-2022-paraphrase-meaning" in studies
+
+
+def test_missing_key_names_file_and_key(tmp_path):
+    path = write_variant(tmp_path, lambda s: s["raw"][0].pop("sha256"))
+    with pytest.raises(HumevalError) as info:
+        load_study(path)
+    message = str(info.value)
+    assert str(path) in message and "key raw.0.sha256" in message and "'sha256' is a required property" in message
+
+
+def test_malformed_sha256_is_rejected(tmp_path):
+    path = write_variant(tmp_path, lambda s: s["raw"][1].update(sha256="abc"))
+    with pytest.raises(HumevalError, match=r"key raw\.1\.sha256"):
+        load_study(path)
+
+
+def test_unknown_loader_and_metric_are_named(tmp_path):
+    path = write_variant(tmp_path, lambda s: s["extract"][0].update(loader="excel_magic"))
+    with pytest.raises(HumevalError, match="unknown loader 'excel_magic'"):
+        load_study(path)
+    path = write_variant(tmp_path, lambda s: s["metrics"][0].update(metric="bleu"))
+    with pytest.raises(HumevalError, match="unknown metric 'bleu'"):
+        load_study(path)
+
+
+def test_input_naming_no_raw_file_is_caught(tmp_path):
+    path = write_variant(tmp_path, lambda s: s["extract"][0]["inputs"].update(items="nope"))
+    with pytest.raises(HumevalError, match="'nope' is not the id of a raw file"):
+        load_study(path)
+
+
+def test_main_config_typo_is_caught():
+    with pytest.raises(HumevalError, match="Additional properties"):
+        load_config({"studies": ["hosking-2022-paraphrase-meaning"], "raw_mirorr": "x"}, REPO / "config")
+
+
+def test_raw_filename_keeps_id_and_suffix():
+    assert raw_filename({"id": "database", "url": "https://x/y/Data%20Extraction/database.db"}) == "database.db"
+    assert raw_filename({"id": "b7", "url": "https://x/Fluency%20of%20text%20(b7)(1-3).csv"}) == "b7.csv"

@@ -1,0 +1,59 @@
+import pandas as pd
+
+from humeval.exclusions import EXCLUSION_COLUMNS, apply_exclusions
+
+
+def pairwise():
+    rows = [
+        # participant p1 chose the distractor (as B) in item t1q2: fails the attention check
+        ("p1", "t1q1", "vae", "hrq", 1), ("p1", "t1q2", "golds", "distractor", -1), ("p1", "t1q3", "inputs", "golds", 1),
+        ("p2", "t1q1", "vae", "hrq", -1), ("p2", "t1q2", "golds", "distractor", 1), ("p2", "t1q3", "inputs", "golds", -1),
+    ]
+    frame = pd.DataFrame(rows, columns=["participant", "item", "system", "system_b", "value"])
+    return frame.assign(study="s", side="reproduction", response_type="pairwise",
+                        judgement_id=frame["participant"] + ":" + frame["item"])
+
+
+RULES = [
+    {"rule": "attention_check", "params": {"distractor": "distractor"}},
+    {"rule": "drop_systems", "name": "check_items", "params": {"systems": ["distractor", "inputs", "golds"]}},
+]
+
+
+def test_attention_failure_drops_the_whole_participant_and_logs_each_judgement():
+    kept, log = apply_exclusions(pairwise(), pd.DataFrame(), RULES)
+    assert list(log.columns) == EXCLUSION_COLUMNS
+    failed = log[log["rule"] == "attention_check"]
+    assert sorted(failed["judgement_id"]) == ["p1:t1q1", "p1:t1q2", "p1:t1q3"]
+    assert failed["reason"].str.contains("t1q2").all()
+    # p2's two check items are dropped by the second rule, and only p2's system judgement remains
+    assert sorted(log.loc[log["rule"] == "check_items", "judgement_id"]) == ["p2:t1q2", "p2:t1q3"]
+    assert kept["judgement_id"].tolist() == ["p2:t1q1"]
+
+
+def test_no_failure_logs_nothing_for_the_attention_rule():
+    data = pairwise()
+    data = data[data["participant"] == "p2"]
+    kept, log = apply_exclusions(data, pd.DataFrame(), RULES)
+    assert (log["rule"] == "attention_check").sum() == 0
+    assert len(kept) == 1
+
+
+def test_invalid_permutation_drops_whole_ranking_once():
+    ranks = pd.DataFrame({
+        "judgement_id": ["r1"] * 4 + ["r2"] * 4, "participant": ["w1"] * 4 + ["w2"] * 4,
+        "item": ["u1"] * 8, "system": ["A", "B", "C", "D"] * 2, "value": [1, 2, 3, 4, 1, 1, 3, 4],
+    }).assign(study="s", side="original", response_type="rank", system_b="")
+    kept, log = apply_exclusions(ranks, pd.DataFrame(), [{"rule": "invalid_permutation"}])
+    assert log["judgement_id"].tolist() == ["r2"]
+    assert "1,1,3,4" in log["reason"].iloc[0]
+    assert set(kept["judgement_id"]) == {"r1"}
+
+
+def test_drop_where_reads_participant_metadata():
+    data = pairwise()
+    people = pd.DataFrame({"participant": ["p1", "p2"], "golden": ["true", "false"]})
+    kept, log = apply_exclusions(data, people, [{"rule": "drop_where", "name": "gold",
+                                                 "params": {"column": "golden", "values": ["true"],
+                                                            "reason": "test question"}}])
+    assert set(log["participant"]) == {"p1"} and log["reason"].str.startswith("test question").all()

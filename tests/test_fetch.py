@@ -1,0 +1,57 @@
+from pathlib import Path
+
+import pytest
+
+from humeval.errors import HumevalError
+from humeval.fetch import fetch_raw, mirror_relpath, resolve_mirror, sha256_of
+
+URL = "https://raw.githubusercontent.com/owner/repo/0123456789abcdef0123456789abcdef01234567/Data%20Extraction/x.csv"
+
+
+@pytest.fixture
+def mirror(tmp_path):
+    root = tmp_path / "mirror"
+    path = root / "github/owner/repo/0123456789abcdef0123456789abcdef01234567/Data Extraction/x.csv"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"a,b\n1,2\n")
+    return root, sha256_of(path)
+
+
+def test_mirror_relpath_decodes_github_raw_url():
+    assert mirror_relpath(URL) == Path(
+        "github/owner/repo/0123456789abcdef0123456789abcdef01234567/Data Extraction/x.csv")
+
+
+def test_fetch_copies_from_mirror_and_verifies_sha256(mirror, tmp_path):
+    root, digest = mirror
+    target = tmp_path / "raw" / "x.csv"
+    assert fetch_raw(URL, digest, target, mirror=root, study="s") == "mirror"
+    assert target.read_bytes() == b"a,b\n1,2\n"
+
+
+def test_fetch_refuses_wrong_sha256_and_leaves_nothing(mirror, tmp_path):
+    root, _ = mirror
+    target = tmp_path / "raw" / "x.csv"
+    with pytest.raises(HumevalError) as info:
+        fetch_raw(URL, "0" * 64, target, mirror=root, study="my-study")
+    message = str(info.value)
+    assert "sha256 mismatch" in message and "my-study" in message and URL in message
+    assert not target.exists()
+    assert list(target.parent.iterdir()) == []  # no temporary file left either
+
+
+def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path):
+    url = "http://127.0.0.1:9/owner/repo/c/missing.csv"  # nothing listens on the discard port
+    target = tmp_path / "raw" / "missing.csv"
+    with pytest.raises(HumevalError) as info:
+        fetch_raw(url, "0" * 64, target, mirror=tmp_path / "empty-mirror", study="s")
+    assert url in str(info.value) and "not in the mirror" in str(info.value)
+    assert not target.exists()
+
+
+def test_resolve_mirror_prefers_config_over_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("HUMEVAL_RAW_MIRROR", str(tmp_path / "env"))
+    assert resolve_mirror(str(tmp_path / "cfg")) == (tmp_path / "cfg").resolve()
+    assert resolve_mirror(None) == (tmp_path / "env").resolve()
+    monkeypatch.delenv("HUMEVAL_RAW_MIRROR")
+    assert resolve_mirror(None) is None

@@ -1,0 +1,48 @@
+import math
+
+import pandas as pd
+import pytest
+
+from humeval.qra import c4, correlation, cv_star, qra_numbers, round_half_up
+
+
+def test_c4_matches_closed_form_for_two_and_three():
+    assert c4(2) == pytest.approx(math.sqrt(2 / math.pi))  # sqrt(2) * Gamma(1) / Gamma(1/2)
+    assert c4(3) == pytest.approx(math.sqrt(math.pi) / 2)  # sqrt(1) * Gamma(3/2) / Gamma(1)
+
+
+def test_cv_star_matches_hand_computed_two_values():
+    # values 36 and 23: mean 29.5, s = 13 / sqrt(2) = 9.19239, c4(2) = 0.797885
+    # CV* = (1 + 1/8) * (9.19239 / 0.797885) / 29.5 * 100 = 43.9358
+    assert cv_star([36, 23]) == pytest.approx(43.9358, abs=1e-4)
+
+
+def test_cv_star_uses_absolute_mean_and_shift():
+    assert cv_star([-16, -8.67]) == pytest.approx(cv_star([16, 8.67]))
+    # shifting 1..4 ranks by +1 changes the mean, hence CV*
+    assert cv_star([1.93, 1.82], shift=1) < cv_star([1.93, 1.82])
+
+
+def test_round_half_up_is_not_bankers_rounding():
+    assert round_half_up(0.125, 2) == 0.13
+    assert round(0.125, 2) == 0.12  # what the builtin would give
+    assert round_half_up(-8.666666, 2) == -8.67
+
+
+def test_correlation_exact_p_for_perfect_rank_order_of_four():
+    # Spearman rho = 1 for n = 4: 1 of 24 pairings reaches rho = 1, 1 reaches rho = -1; scipy's two-sided
+    # p is twice the smaller tail: 2 * 1/24.
+    result = correlation([1, 2, 3, 4], [10, 20, 30, 40], "spearman")
+    assert result["r"] == pytest.approx(1.0)
+    assert result["p_exact"] == pytest.approx(2 / 24)
+
+
+def test_qra_numbers_uses_published_and_rounded_recomputed_inputs():
+    numbers = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "repro", "value": [23.0049, -8.6666]})
+    published = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "orig", "value": [36.0, -16.0]})
+    entries = [{"type": "cv_star", "table": "q", "measurand_table": "t", "rows": ["a", "b"],
+                "inputs": [{"column": "orig", "source": "published"},
+                           {"column": "repro", "source": "recomputed", "round": 2}]}]
+    out = qra_numbers(numbers, published, entries).set_index("row")["value"]
+    assert out["a"] == pytest.approx(cv_star([36, 23.00]))
+    assert out["b"] == pytest.approx(cv_star([-16, -8.67]))
