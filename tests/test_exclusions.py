@@ -46,7 +46,7 @@ def test_invalid_permutation_drops_whole_ranking_once():
     }).assign(study="s", side="original", response_type="rank", system_b="")
     kept, log = apply_exclusions(ranks, pd.DataFrame(), [{"rule": "invalid_permutation"}])
     assert log["judgement_id"].tolist() == ["r2"]
-    assert "1,1,3,4" in log["reason"].iloc[0]
+    assert "1=A, 1=B, 3=C, 4=D" in log["reason"].iloc[0]
     assert set(kept["judgement_id"]) == {"r1"}
 
 

@@ -62,6 +62,18 @@ def published_frame(blocks: list[dict]) -> pd.DataFrame:
     return frame
 
 
+def published_blocks(study: dict) -> list[dict]:
+    """The study's ``published`` blocks plus one block per ``published_aggregates`` entry (its counts are
+    numbers the paper printed, shown in the audit as published only)."""
+    blocks = list(study.get("published", []))
+    for aggregate in study.get("published_aggregates", []):
+        cells = {system: {aggregate["column"].format(rank=rank): str(count) for rank, count in enumerate(row, 1)}
+                 for system, row in aggregate["counts"].items()}
+        blocks.append({"table": aggregate["table"], "source": aggregate["source"], "note": aggregate["note"],
+                       "cells": cells})
+    return blocks
+
+
 def status_of(value: float, published: float, precision: int) -> str:
     """``match``/``mismatch``/``recomputed_only``/``published_only`` for one cell.
 

@@ -92,10 +92,17 @@ def check_references(study: dict, source: str) -> None:
     table_ids = [t["id"] for t in study["tables"]]
     if len(set(table_ids)) != len(table_ids):
         fail("key tables: duplicated table id")
-    for key in ("metrics", "qra", "published", "figures"):
+    for key in ("metrics", "qra", "published", "figures", "published_aggregates"):
         for k, entry in enumerate(study.get(key, [])):
             if entry["table"] not in table_ids:
                 fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
+    for k, aggregate in enumerate(study.get("published_aggregates", [])):
+        from humeval.metrics.ranking import validate_rank_count_aggregate
+
+        try:
+            validate_rank_count_aggregate(aggregate)
+        except HumevalError as exc:
+            fail(f"key published_aggregates.{k}: {exc}")
     for k, entry in enumerate(study.get("figures", [])):
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")

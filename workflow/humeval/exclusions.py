@@ -58,14 +58,22 @@ def drop_where(judgements: pd.DataFrame, participants: pd.DataFrame, *, column: 
     return (reason + f" ({column} = " + as_text + ")").where(hit)
 
 
-def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Series:
-    """Drop a ranking judgement whose ranks are not a permutation of 1..k (k = systems ranked)."""
+def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *, k: int | None = None) -> pd.Series:
+    """Drop a ranking that is not a permutation: each of its k systems at exactly one of the ranks 1..k.
+
+    Rank rows are slots (system placed at rank ``value``); a ranking fails when a system fills two slots,
+    a slot is empty, or (with ``k``) it ranks other than ``k`` systems.
+    """
     ranks = judgements[judgements["response_type"] == "rank"]
-    grouped = ranks.groupby("judgement_id")["value"]
-    k = grouped.transform("size")
-    ok = (grouped.transform("nunique") == k) & (grouped.transform("min") == 1) & (grouped.transform("max") == k)
-    listed = grouped.transform(lambda v: ",".join(str(int(x)) for x in v))
-    reasons = ("ranks (" + listed + ") are not a permutation of 1.." + k.astype(str)).where(~ok)
+    by_judgement = ranks.groupby("judgement_id")
+    size = by_judgement["value"].transform("size")
+    expected = size if k is None else pd.Series(k, index=ranks.index)
+    ok = ((size == expected) & (by_judgement["system"].transform("nunique") == size)
+          & (by_judgement["value"].transform("nunique") == size)
+          & (by_judgement["value"].transform("min") == 1) & (by_judgement["value"].transform("max") == size))
+    placed = ranks["value"].astype(int).astype(str) + "=" + ranks["system"].astype(str)
+    listed = placed.groupby(ranks["judgement_id"]).transform(lambda v: ", ".join(v))
+    reasons = ("not a permutation of 1.." + expected.astype(str) + " (rank=system: " + listed + ")").where(~ok)
     return reasons.reindex(judgements.index)
 
 

@@ -75,7 +75,71 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
     return fig
 
 
-KINDS = {"bars": bars}
+def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
+    """Horizontal 100%-stacked bars: per group, one bar per ``bars`` entry, one segment per column.
+
+    ``spec``: ``table, groups, bars: [{label, row ("{group}" placeholder), columns, annotate?}],
+    segments (legend labels), annotate_format?, panels? (one subplot per group), title?``. A bar whose
+    cells are all published only is hatched and labelled "(published)".
+    """
+    part = audit[audit["table"] == spec["table"]].set_index(["row", "column"])
+    groups, bar_specs, segments = spec["groups"], spec["bars"], spec["segments"]
+    panels = spec.get("panels", False)
+    ncols = 2 if panels and len(groups) > 1 else 1
+    nrows = -(-len(groups) // ncols) if panels else 1
+    height = (0.45 * len(bar_specs) + 0.8) * (nrows if panels else len(groups) / 1.6 + 0.6)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, max(2.6, height)), squeeze=False)
+    annotate_format = spec.get("annotate_format", "{:.2f}")
+
+    def cell(row, column):
+        if (row, column) not in part.index:
+            raise HumevalError(f"figure {spec['id']}: no number for cell ({row!r}, {column!r}) of table {spec['table']!r}")
+        c = part.loc[(row, column)]
+        return (c["value"] if pd.notna(c["value"]) else c["published"]), c["status"] == "published_only"
+
+    for g, group in enumerate(groups):
+        ax = axes.flat[g] if panels else axes[0, 0]
+        for b, bar in enumerate(bar_specs):
+            row = bar["row"].format(group=group)
+            cells = [cell(row, column) for column in bar["columns"]]
+            values = pd.Series([v for v, _ in cells], dtype=float)
+            shares = values / values.sum()
+            published = all(p for _, p in cells)
+            slot = (len(groups) - 1 - g) * (len(bar_specs) + 1)  # first group on top
+            y = (len(bar_specs) - 1 - b) if panels else slot + (len(bar_specs) - 1 - b)
+            left = 0.0
+            for k, share in enumerate(shares):
+                ax.barh(y, share, left=left, color=PALETTE[k % len(PALETTE)], edgecolor="black" if published else "white",
+                        hatch="//" if published else None, linewidth=0.5, label=segments[k] if g == 0 and b == 0 else None)
+                if share >= 0.08:
+                    ax.text(left + share / 2, y, f"{share:.2f}", ha="center", va="center", fontsize=7, color="white")
+                left += share
+            text = bar["label"] + (" (published)" if published else "")
+            if bar.get("annotate"):
+                text += "  " + annotate_format.format(cell(row, bar["annotate"])[0])
+            ax.text(1.01, y, text, va="center", fontsize=8)
+            ax.set_xlim(0, 1)
+        if panels:
+            ax.set_title(group, fontsize=10)
+            ax.set_yticks([])
+    if not panels:
+        ax = axes[0, 0]
+        n = len(bar_specs)
+        ax.set_yticks([(len(groups) - 1 - g) * (n + 1) + (n - 1) / 2 for g in range(len(groups))], groups)
+    for ax in axes.flat[len(groups) if panels else 1:]:
+        ax.set_visible(False)
+    axes.flat[0].legend(loc="lower left", bbox_to_anchor=(0, 1.02 if not panels else 1.12), ncol=len(segments),
+                        frameon=False, fontsize=8)
+    for ax in axes.flat:
+        ax.grid(False)
+        ax.set_xlabel(spec.get("xlabel", "share"))
+    if spec.get("title"):
+        fig.suptitle(spec["title"], y=1.02)
+    fig.tight_layout()
+    return fig
+
+
+KINDS = {"bars": bars, "stacked_bars": stacked_bars}
 
 
 def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> list[Path]:

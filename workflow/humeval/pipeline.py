@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.audit import build_audit, published_frame
+from humeval.audit import build_audit, published_blocks, published_frame
 from humeval.exclusions import apply_exclusions
 from humeval.loaders import get_loader
 from humeval.metrics import StudyData, compute_metrics
@@ -56,13 +56,13 @@ def qra_study(study: dict, numbers: pd.DataFrame) -> pd.DataFrame:
     """QRA numbers from the metric numbers and the published inputs."""
     from humeval.qra import qra_numbers
 
-    return qra_numbers(numbers, published_frame(study["published"]), study.get("qra", []))
+    return qra_numbers(numbers, published_frame(published_blocks(study)), study.get("qra", []))
 
 
 def audit_study(study: dict, metric_numbers: pd.DataFrame, qra: pd.DataFrame) -> pd.DataFrame:
     """The ``numbers.csv`` audit of every number the study's tables hold."""
     numbers = pd.concat([metric_numbers, qra], ignore_index=True)
-    audit = build_audit(numbers, published_frame(study["published"]), study["tables"])
+    audit = build_audit(numbers, published_frame(published_blocks(study)), study["tables"])
     counts = audit["status"].value_counts().to_dict()
     log.info("audit: %s", counts)
     return audit
@@ -83,6 +83,18 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
     return written
 
 
+NUMERIC_COLUMNS = ("value", "published", "precision")
+
+
 def read_csv(path: str | Path) -> pd.DataFrame:
-    """Read an intermediate CSV written by an earlier stage (text columns stay text)."""
-    return pd.read_csv(path, keep_default_na=False, na_values=[""], low_memory=False)
+    """Read an intermediate CSV written by an earlier stage.
+
+    Every column is read as text (so ``"true"``, ``"007"`` or ``"1e5"`` stay what the loader wrote),
+    except the schema's numeric columns (``value``, ``published``, ``precision``); a metric that needs a
+    loader's extra column as a number converts it explicitly.
+    """
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    for column in NUMERIC_COLUMNS:
+        if column in frame.columns:
+            frame[column] = pd.to_numeric(frame[column])
+    return frame

@@ -113,7 +113,8 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
     """Run the study's QRA entries; return their numbers (table, row, column, value).
 
     ``type: cv_star`` writes ``<table>/<row>/<column>`` per measurand row from its ``inputs`` sides;
-    ``type: correlation`` writes rows ``pearson``/``spearman`` with columns ``r``, ``p``, ``p_exact``.
+    ``type: correlation`` writes rows ``pearson``/``spearman`` with columns ``r``, ``p``, ``p_exact``, or,
+    with ``cells: {"<method>.<r|p|p_exact>": [row, column]}``, just the mapped statistics where mapped.
     """
     out = []
     for entry in entries:
@@ -128,9 +129,15 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
         elif entry["type"] == "correlation":
             x = qra_inputs(numbers, published, source_table, rows, entry["x"])
             y = qra_inputs(numbers, published, source_table, rows, entry["y"])
+            cells = entry.get("cells")
             for method in entry.get("methods", ["pearson", "spearman"]):
                 result = correlation(x.to_numpy(), y.to_numpy(), method)
-                out.extend((entry["table"], method, key, result[key]) for key in ("r", "p", "p_exact"))
+                for key in ("r", "p", "p_exact"):
+                    if cells is None:
+                        out.append((entry["table"], method, key, result[key]))
+                    elif f"{method}.{key}" in cells:
+                        row, column = cells[f"{method}.{key}"]
+                        out.append((entry["table"], row, column, result[key]))
         else:
             raise HumevalError(f"unknown QRA type {entry['type']!r} (cv_star, correlation)")
     return pd.DataFrame(out, columns=NUMBER_COLUMNS)

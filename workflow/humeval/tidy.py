@@ -2,7 +2,9 @@
 
 ``judgements``: one row per judged value. A judgement (``judgement_id``) is one act of judging: one
 rating, one pairwise choice, or one whole ranking; a ranking of four systems is four rows sharing a
-``judgement_id``. Rows are unique on (``judgement_id``, ``system``).
+``judgement_id``, one per rank slot (``system`` placed at rank ``value``), so a ranking that puts one
+system in two slots stays visible for the ``invalid_permutation`` exclusion. Rows are unique on
+(``judgement_id``, ``system``), and rank rows on (``judgement_id``, ``value``).
 
 =============== =====================================================================================
 column          meaning
@@ -91,11 +93,13 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
     if missing_b.any():
         raise HumevalError(f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}",
                            file=source)
-    duplicated = frame.duplicated(["study", "judgement_id", "system"])
+    is_rank = frame["response_type"] == "rank"
+    duplicated = (~is_rank & frame.duplicated(["study", "judgement_id", "system"])) | (
+        is_rank & frame.assign(value=values).duplicated(["study", "judgement_id", "value"]))
     if duplicated.any():
         row = int(duplicated.to_numpy().argmax())
         raise HumevalError(f"row {row}: judgement_id {frame['judgement_id'].iloc[row]!r} holds system "
-                           f"{frame['system'].iloc[row]!r} twice", file=source)
+                           f"{frame['system'].iloc[row]!r} (or rank {values.iloc[row]}) twice", file=source)
     out = frame.assign(value=values)
     return order_columns(out, JUDGEMENT_COLUMNS)
 

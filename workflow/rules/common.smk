@@ -23,6 +23,10 @@ try:
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 
+# Every result depends on the package code too: list it as an input so that a change reruns the jobs
+# (Snakemake itself only tracks the rule's own script).
+PACKAGE_SOURCES = sorted(str(p) for p in Path(PACKAGE_ROOT, "humeval").rglob("*.py"))
+
 RAW_DIR = config.get("raw_dir", "data/raw")
 RAW_MIRROR = resolve_mirror(config.get("raw_mirror"))
 # file name -> raw entry, per study (the fetch rule's wildcard {filename})

@@ -2,6 +2,7 @@ rule extract:
     """Raw exports -> tidy long table (one row per judgement, pseudonymous ids) and participants."""
     input:
         unpack(get_raw_inputs),
+        code=PACKAGE_SOURCES,
     output:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",

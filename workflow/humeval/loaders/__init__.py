@@ -14,6 +14,7 @@ from humeval.errors import HumevalError
 
 LOADERS: dict[str, str] = {
     "prolific_webapp_sqlite": "humeval.loaders.prolific_webapp_sqlite",
+    "figure_eight_ranking": "humeval.loaders.figure_eight_ranking",
 }
 
 

@@ -1,0 +1,81 @@
+"""Loader for a Figure Eight (CrowdFlower) "full report" of a ranking task (Shardlow & Nawaz 2019).
+
+One record per judgement; the ``*_gold`` cells are quoted multi-line values, so the file is read with a
+real CSV parser. Each rank i has an answer column (mapped by *name* in the config, since the header
+order is not rank order) holding the index k (1..n, shown as A..D) of the sentence placed at rank i.
+Sentence k is system ``position_systems[k]`` (the presentation order is fixed; there is no system
+column). The tidy table gets one row per rank slot: ``system`` = the system placed there, ``value`` =
+the rank; for a valid ranking that is exactly each system's rank (the per-rank index inverted).
+
+Personal data (``_ip``, ``_city``, ``_region``) is never read out; worker ids are pseudonymised.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+from humeval.tidy import pseudonym
+
+PERSONAL_COLUMNS = ("_ip", "_city", "_region")
+META = {"_unit_id": "unit", "_id": "judgement", "_worker_id": "worker", "_golden": "golden",
+        "_tainted": "tainted", "_trust": "trust"}
+
+
+def read_report(path: str, required: list[str]) -> pd.DataFrame:
+    """The report as text cells, without the personal-data columns; checks ``required`` columns."""
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8",
+                            usecols=lambda c: c not in PERSONAL_COLUMNS)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise HumevalError(f"cannot parse the Figure Eight report as UTF-8 CSV: {exc}", file=path) from None
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise HumevalError(f"missing column(s) {missing}; a Figure Eight full report of this task has "
+                           f"{required}", file=path)
+    if frame.empty:
+        raise HumevalError("the report holds no judgement", file=path)
+    return frame
+
+
+def invert_answers(frame: pd.DataFrame, answer_columns: dict[int, str], position_systems: dict[int, str],
+                   path: str) -> pd.DataFrame:
+    """Long (row, rank, system) from the per-rank sentence indices; checks every index is 1..n."""
+    long = frame[list(answer_columns.values())].rename(columns={c: r for r, c in answer_columns.items()})
+    long = long.reset_index(names="row").melt(id_vars="row", var_name="rank", value_name="position")
+    long = long[long["position"].str.strip() != ""]
+    positions = pd.to_numeric(long["position"], errors="coerce")
+    bad = ~positions.isin(list(position_systems))
+    if bad.any():
+        first = long[bad].iloc[0]
+        raise HumevalError(f"record {int(first['row']) + 1}, column {answer_columns[first['rank']]!r}: "
+                           f"{first['position']!r} is not a sentence index {sorted(position_systems)}", file=path)
+    return long.assign(system=positions.astype(int).map(position_systems), rank=long["rank"].astype(int))
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy rank judgements and participants (workers) of a Figure Eight full report."""
+    require_inputs(inputs, ["report"], "figure_eight_ranking", study)
+    path = inputs["report"]
+    answer_columns = {int(k): v for k, v in params["answer_columns"].items()}
+    position_systems = {int(k): v for k, v in params["position_systems"].items()}
+    if sorted(answer_columns) != list(range(1, len(answer_columns) + 1)):
+        raise HumevalError(f"loader params: answer_columns must be keyed by ranks 1..n, got {sorted(answer_columns)}",
+                           study=study)
+    frame = read_report(path, list(META) + list(answer_columns.values()))
+    meta = frame[list(META)].rename(columns=META)
+    meta["worker"] = meta["worker"].map(lambda w: pseudonym(w, study, prefix="W"))
+    long = invert_answers(frame, answer_columns, position_systems, path).join(meta, on="row")
+    judgements = pd.DataFrame({
+        "study": study, "side": side, "judgement_id": "J" + long["judgement"], "participant": long["worker"],
+        "item": long["unit"], "criterion": params.get("criterion", "understandability"), "response_type": "rank",
+        "system": long["system"], "system_b": "", "value": long["rank"], "golden": long["golden"],
+        "tainted": long["tainted"], "trust": long["trust"],
+    }).sort_values(["judgement_id", "value"], kind="stable").reset_index(drop=True)
+    participants = (meta.groupby("worker").agg(judgements=("judgement", "size"),
+                                               gold_judgements=("golden", lambda g: int((g == "true").sum())))
+                    .reset_index().rename(columns={"worker": "participant"}))
+    participants.insert(0, "side", side)
+    participants.insert(0, "study", study)
+    return judgements, participants

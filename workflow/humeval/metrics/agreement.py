@@ -1,0 +1,57 @@
+"""Inter-annotator agreement: Krippendorff's alpha via the ``krippendorff`` package."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+def reliability_matrix(frame: pd.DataFrame, units: list[str], coder: str = "participant",
+                       value: str = "value") -> pd.DataFrame:
+    """Coders x units matrix of values (NaN where a coder did not judge a unit).
+
+    A coder judging the same unit twice is an error: alpha has no place for it.
+    """
+    duplicated = frame.duplicated([coder] + units)
+    if duplicated.any():
+        first = frame[duplicated].iloc[0]
+        raise HumevalError(f"coder {first[coder]!r} judged unit {tuple(first[units])} more than once")
+    return frame.pivot(index=coder, columns=units, values=value)
+
+
+def krippendorff_alpha(frame: pd.DataFrame, units: list[str], level: str, coder: str = "participant",
+                       value: str = "value") -> float:
+    """Krippendorff's alpha of ``value`` over ``units`` rated by ``coder`` (package ``krippendorff``).
+
+    Nominal values may be text; they are coded as integers first (alpha is invariant to the coding).
+    """
+    import krippendorff
+
+    if level not in LEVELS:
+        raise HumevalError(f"unknown level of measurement {level!r}; one of {LEVELS}")
+    matrix = reliability_matrix(frame, units, coder, value)
+    data = matrix.to_numpy()
+    if data.dtype == object:
+        codes, _ = pd.factorize(matrix.stack(future_stack=True).dropna(), sort=True)
+        lookup = dict(zip(matrix.stack(future_stack=True).dropna(), codes))
+        data = matrix.map(lambda v: lookup.get(v, np.nan) if pd.notna(v) else np.nan).to_numpy(dtype=float)
+    return float(krippendorff.alpha(reliability_data=data.astype(float), level_of_measurement=level))
+
+
+def krippendorff_alpha_numbers(data: StudyData, *, table: str, row: str, column: str, side: str, units: list[str],
+                               level: str, assert_equal_to: str | None = None) -> pd.DataFrame:
+    """One alpha cell for ``side`` (kept judgements). With ``assert_equal_to`` (another level), fail
+    unless both levels give the same alpha (e.g. interval = ordinal for complete permutations)."""
+    frame = data.kept[data.kept["side"] == side]
+    alpha = krippendorff_alpha(frame, units, level)
+    if assert_equal_to is not None:
+        other = krippendorff_alpha(frame, units, assert_equal_to)
+        if not np.isclose(alpha, other, atol=1e-9):
+            raise HumevalError(f"alpha {level} = {alpha:.6f} differs from {assert_equal_to} = {other:.6f}; "
+                               "the config asserts they are equal for this data")
+    return numbers_frame(table, [(row, column, alpha)])

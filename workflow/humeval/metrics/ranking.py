@@ -1,0 +1,103 @@
+"""Ranking metrics (Shardlow & Nawaz 2019, Table 3; Mondella, Lai & Nissim 2024, Tables 3-5).
+
+f(s, i) = number of valid rankings putting system s at rank i; average rank
+r_s = sum_i i f(s, i) / sum_i f(s, i) (a micro-average over rankings).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+
+
+def rank_counts(judgements: pd.DataFrame) -> pd.DataFrame:
+    """f(s, i): systems x ranks count table of rank rows.
+
+    >>> j = pd.DataFrame({"system": ["a", "b", "a", "b"], "value": [1, 2, 2, 1]})
+    >>> rank_counts(j).values.tolist()
+    [[1, 1], [1, 1]]
+    """
+    return pd.crosstab(judgements["system"], judgements["value"].astype(int)).rename_axis(index=None, columns=None)
+
+
+def average_rank(counts: pd.DataFrame) -> pd.Series:
+    """r_s = sum_i i f(s, i) / sum_i f(s, i) from a systems x ranks count table.
+
+    >>> average_rank(pd.DataFrame({1: [430], 2: [255], 3: [230], 4: [65]}, index=["NTS+PT"])).round(4).tolist()
+    [1.9286]
+    """
+    ranks = pd.Series(counts.columns.astype(float), index=counts.columns)
+    return counts.mul(ranks, axis=1).sum(axis=1) / counts.sum(axis=1)
+
+
+def sentence_average_ranks(judgements: pd.DataFrame) -> pd.DataFrame:
+    """Per (item, system): mean rank over the item's valid rankings and their number."""
+    return (judgements.groupby(["item", "system"], as_index=False)["value"]
+            .agg(avg_rank="mean", n="size"))
+
+
+def aggregate_counts(aggregate: dict) -> pd.DataFrame:
+    """A ``published_aggregates`` entry of kind rank_counts as a systems x ranks table (labels as rows)."""
+    counts = {system: [int(c) for c in row] for system, row in aggregate["counts"].items()}
+    width = {len(row) for row in counts.values()}
+    if len(width) != 1:
+        raise HumevalError(f"published aggregate {aggregate['id']}: systems give different numbers of ranks")
+    return pd.DataFrame.from_dict(counts, orient="index", columns=range(1, width.pop() + 1))
+
+
+def validate_rank_count_aggregate(aggregate: dict) -> None:
+    """Each system's counts and each rank's counts must sum to the stated ``total`` (rankings)."""
+    counts = aggregate_counts(aggregate)
+    total = int(aggregate["total"])
+    for system, value in counts.sum(axis=1).items():
+        if value != total:
+            raise HumevalError(f"published aggregate {aggregate['id']}: counts of system {system!r} sum to "
+                               f"{value}, expected total {total}")
+    if counts.shape[0] == counts.shape[1]:  # every ranking fills every rank once: ranks sum to the total too
+        for rank, value in counts.sum(axis=0).items():
+            if value != total:
+                raise HumevalError(f"published aggregate {aggregate['id']}: counts at rank {rank} sum to "
+                                   f"{value}, expected total {total}")
+
+
+def find_aggregate(config: dict, aggregate_id: str) -> dict:
+    for aggregate in config.get("published_aggregates", []):
+        if aggregate["id"] == aggregate_id:
+            return aggregate
+    raise HumevalError(f"no published aggregate with id {aggregate_id!r}")
+
+
+def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.DataFrame:
+    """Rank counts f(s, i) and average ranks per system and side (Table 3 layout).
+
+    Each side: ``{side, avg_column, counts_column?: "rank{rank}_O"}`` computed from the kept rank rows,
+    or ``{aggregate: <id>, avg_column}`` computed from published counts (whose cells the audit shows as
+    published only).
+    """
+    labels = data.system_labels()
+    rows = []
+    for spec in sides:
+        if "aggregate" in spec:
+            counts = aggregate_counts(find_aggregate(data.config, spec["aggregate"]))
+        else:
+            kept = data.kept[(data.kept["side"] == spec["side"]) & (data.kept["response_type"] == "rank")]
+            counts = rank_counts(kept).rename(index=labels)
+            if spec.get("counts_column"):
+                for system, row in counts.iterrows():
+                    rows += [(system, spec["counts_column"].format(rank=rank), float(n)) for rank, n in row.items()]
+        rows += [(system, spec["avg_column"], float(avg)) for system, avg in average_rank(counts).items()]
+    return numbers_frame(table, rows)
+
+
+def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: list, column: str) -> pd.DataFrame:
+    """Sentence-level average ranks of the listed units, rows ``<unit>|<system label>`` (Table 5)."""
+    labels = data.system_labels()
+    kept = data.kept[(data.kept["side"] == side) & (data.kept["item"].astype(str).isin([str(u) for u in units]))]
+    averages = sentence_average_ranks(kept)
+    missing = sorted({str(u) for u in units} - set(averages["item"].astype(str)))
+    if missing:
+        raise HumevalError(f"metric sentence_average_ranks: unit(s) {missing} have no valid ranking")
+    return numbers_frame(table, [(f"{r.item}|{labels.get(r.system, r.system)}", column, float(r.avg_rank))
+                                 for r in averages.itertuples()])
