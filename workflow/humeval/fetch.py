@@ -121,19 +121,16 @@ def fetch_raw(url: str, sha256: str, target: str | os.PathLike, *, mirror: Path 
         tmp.unlink(missing_ok=True)
 
 
-def fetch_raw_logged(entry: dict, target: str, log_path: str, *, mirror: Path | None, study: str) -> str:
-    """:func:`fetch_raw` for one config entry (``url``, ``sha256``), logging to ``log_path``."""
-    handler = logging.FileHandler(log_path, mode="w")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
-    try:
+
+def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | Path | None, study: str) -> None:
+    """Fetch every pinned file (``url``, ``sha256``, ``filename``) of a study into ``folder``.
+
+    Stops at the first file that cannot be had or fails its checksum (the caller's job then fails and
+    Snakemake removes the folder, so no partial set of raw files is left).
+    """
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    mirror = Path(mirror) if mirror else None
+    for k, entry in enumerate(files, 1):
+        target = Path(folder) / entry["filename"]
         origin = fetch_raw(entry["url"], entry["sha256"], target, mirror=mirror, study=study)
-        log.info("%s: sha256 %s verified (%s)", target, entry["sha256"], origin)
-        return origin
-    except HumevalError as exc:
-        log.error("%s", exc)
-        raise
-    finally:
-        log.removeHandler(handler)
-        handler.close()
+        log.info("[%d/%d] %s: sha256 %s verified (%s)", k, len(files), target, entry["sha256"], origin)

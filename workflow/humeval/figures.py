@@ -44,33 +44,51 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
     """Grouped vertical bars: one group per row, one bar per column of ``spec['table']``.
 
     ``spec``: ``table, rows, columns, labels? ({column: legend label}), ylabel?, title?,
-    label_format? (e.g. "{:+.1f}%")``. Published-only values are hatched and say so in the legend.
+    label_format? (e.g. "{:+.1f}%"), sort? (rows by the first column, descending), xlabel?``.
+    Bars drawn from published-only numbers are hatched; the legend says so.
     """
     part = audit[audit["table"] == spec["table"]].set_index(["row", "column"])
-    rows, columns = spec["rows"], spec["columns"]
+    rows, columns = [str(r) for r in spec["rows"]], spec["columns"]
     missing = [(r, c) for r in rows for c in columns if (r, c) not in part.index]
     if missing:
         raise HumevalError(f"figure {spec['id']}: no number for cell(s) {missing[:3]} of table {spec['table']!r}")
-    fig, ax = plt.subplots(figsize=(1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5, 3.6))
+
+    def shown(row, column):
+        cell = part.loc[(row, column)]
+        return (cell["value"] if pd.notna(cell["value"]) else cell["published"]), cell["status"] == "published_only"
+
+    if spec.get("sort"):
+        rows = sorted(rows, key=lambda r: shown(r, columns[0])[0], reverse=True)
+    fig, ax = plt.subplots(figsize=(min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1)),
+                                    3.6))
     width = 0.8 / len(columns)
     label_format = spec.get("label_format", "{:.2f}")
+    any_published = False
     for k, column in enumerate(columns):
-        cells = [part.loc[(r, column)] for r in rows]
-        values = [c["value"] if pd.notna(c["value"]) else c["published"] for c in cells]
-        published_only = all(c["status"] == "published_only" for c in cells)
-        label = spec.get("labels", {}).get(column, column) + (" (published)" if published_only else "")
+        cells = [shown(r, column) for r in rows]
+        values = [v for v, _ in cells]
+        hatches = ["//" if p else None for _, p in cells]
+        any_published |= any(p for _, p in cells)
+        label = spec.get("labels", {}).get(column, column) + (" (published)" if all(p for _, p in cells) else "")
         xs = [i + (k - (len(columns) - 1) / 2) * width for i in range(len(rows))]
-        drawn = ax.bar(xs, values, width=width * 0.95, color=PALETTE[k % len(PALETTE)], label=label,
-                       hatch="//" if published_only else None, edgecolor="white" if not published_only else "black",
-                       linewidth=0.5)
-        ax.bar_label(drawn, labels=[label_format.format(v) for v in values], fontsize=8, padding=2)
+        drawn = ax.bar(xs, values, width=width * 0.95, color=PALETTE[k % len(PALETTE)], label=label, hatch=hatches,
+                       edgecolor=["black" if h else "white" for h in hatches], linewidth=0.5)
+        ax.bar_label(drawn, labels=[label_format.format(v) for v in values], fontsize=7 if len(rows) > 10 else 8,
+                     padding=2, rotation=90 if len(rows) > 10 else 0)
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(rows)), rows)
+    ax.set_xticks(range(len(rows)), rows, fontsize=8 if len(rows) > 10 else 10)
     ax.set_ylabel(spec.get("ylabel", ""))
+    ax.set_xlabel(spec.get("xlabel", ""))
     ax.margins(y=0.15)
     if spec.get("title"):
         ax.set_title(spec["title"])
-    if len(columns) > 1 or spec.get("legend"):
+    if any_published and len(columns) == 1 and not all(shown(r, columns[0])[1] for r in rows):
+        from matplotlib.patches import Patch
+
+        ax.legend(handles=[Patch(facecolor=PALETTE[0], label="recomputed"),
+                           Patch(facecolor=PALETTE[0], hatch="//", edgecolor="black", label="published only")],
+                  frameon=False, fontsize=8)
+    elif len(columns) > 1 or spec.get("legend"):
         ax.legend(frameon=False, fontsize=8)
     return fig
 

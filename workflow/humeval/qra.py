@@ -50,6 +50,18 @@ def cv_star(values, shift: float = 0.0) -> float:
     return float((1 + 1 / (4 * n)) * (x.std(ddof=1) / c4(n)) / abs(mean) * 100)
 
 
+def sd_star(values) -> float:
+    """The small-sample-corrected SD s / c4(n) that CV* divides by the mean (ddof = 1 for s).
+
+    Reported beside CV* because papers sometimes print it in CV*'s place.
+
+    >>> round(sd_star([0.37, 0.47]), 4)
+    0.0886
+    """
+    x = np.asarray(values, dtype=float)
+    return float(x.std(ddof=1) / c4(x.size))
+
+
 def round_half_up(value: float, decimals: int) -> float:
     """Round half away from zero at ``decimals`` (what a paper's printed numbers use), via Decimal.
 
@@ -112,7 +124,8 @@ def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows:
 def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
     """Run the study's QRA entries; return their numbers (table, row, column, value).
 
-    ``type: cv_star`` writes ``<table>/<row>/<column>`` per measurand row from its ``inputs`` sides;
+    ``type: cv_star`` writes ``<table>/<row>/<column>`` per measurand row from its ``inputs`` sides
+    (and, with ``sd_column``, the corrected SD s/c4(n) beside it);
     ``type: correlation`` writes rows ``pearson``/``spearman`` with columns ``r``, ``p``, ``p_exact``, or,
     with ``cells: {"<method>.<r|p|p_exact>": [row, column]}``, just the mapped statistics where mapped.
     """
@@ -126,6 +139,8 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
             for row, values in matrix.iterrows():
                 out.append((entry["table"], row, entry.get("column", "cv_star"),
                             cv_star(values.to_numpy(), entry.get("shift", 0.0))))
+                if entry.get("sd_column"):
+                    out.append((entry["table"], row, entry["sd_column"], sd_star(values.to_numpy())))
         elif entry["type"] == "correlation":
             x = qra_inputs(numbers, published, source_table, rows, entry["x"])
             y = qra_inputs(numbers, published, source_table, rows, entry["y"])

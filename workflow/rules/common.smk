@@ -13,7 +13,7 @@ sys.path.insert(0, PACKAGE_ROOT)
 from humeval.runner import export_package_path  # noqa: E402
 from humeval.config import load_study, raw_filename  # noqa: E402
 from humeval.errors import HumevalError  # noqa: E402
-from humeval.fetch import fetch_raw_logged, resolve_mirror  # noqa: E402
+from humeval.fetch import resolve_mirror  # noqa: E402
 
 export_package_path(PACKAGE_ROOT)
 validate(config, schema="../schemas/config.schema.yaml")
@@ -23,14 +23,13 @@ try:
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 
-# Every result depends on the package code too: list it as an input so that a change reruns the jobs
-# (Snakemake itself only tracks the rule's own script).
+# Every result depends on the package code too (Snakemake itself tracks only a rule's own script): the
+# rule code_version stamps the package sources, and every stage takes the stamp as an input.
 PACKAGE_SOURCES = sorted(str(p) for p in Path(PACKAGE_ROOT, "humeval").rglob("*.py"))
+CODE_VERSION = "results/code_version.txt"
 
 RAW_DIR = config.get("raw_dir", "data/raw")
-RAW_MIRROR = resolve_mirror(config.get("raw_mirror"))
-# file name -> raw entry, per study (the fetch rule's wildcard {filename})
-RAW_FILES = {name: {raw_filename(r): r for r in study["raw"]} for name, study in STUDIES.items()}
+RAW_MIRROR = str(resolve_mirror(config.get("raw_mirror")) or "") or None
 
 
 wildcard_constraints:
@@ -41,18 +40,10 @@ def results(study, path):
     return f"results/{study}/{path}"
 
 
-def get_raw_inputs(wildcards):
-    """Raw file id -> local path of every raw input of the study."""
-    return {entry["id"]: f"{RAW_DIR}/{wildcards.study}/{filename}"
-            for filename, entry in RAW_FILES[wildcards.study].items()}
-
-
-def get_raw_entry(wildcards):
-    """The config entry (url, sha256) of one raw file."""
-    try:
-        return RAW_FILES[wildcards.study][wildcards.filename]
-    except KeyError:
-        raise WorkflowError(f"{wildcards.filename!r} is not a raw file of study {wildcards.study}") from None
+def get_raw_files(wildcards):
+    """The study's pinned raw files: id, url, sha256 and the local file name inside data/raw/<study>/."""
+    return [{"id": r["id"], "url": r["url"], "sha256": r["sha256"], "filename": raw_filename(r)}
+            for r in STUDIES[wildcards.study]["raw"]]
 
 
 def get_study(wildcards):

@@ -3,7 +3,7 @@ rule exclude:
     input:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
-        code=PACKAGE_SOURCES,
+        code=CODE_VERSION,
     output:
         kept="results/{study}/intermediate/judgements_kept.csv",
         exclusions="results/{study}/exclusions.csv",

@@ -1,8 +1,8 @@
 rule extract:
     """Raw exports -> tidy long table (one row per judgement, pseudonymous ids) and participants."""
     input:
-        unpack(get_raw_inputs),
-        code=PACKAGE_SOURCES,
+        raw=f"{RAW_DIR}/{{study}}",
+        code=CODE_VERSION,
     output:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
@@ -10,6 +10,7 @@ rule extract:
         "results/logs/extract/{study}.log",
     params:
         study=get_study,
+        files=get_raw_files,
     conda:
         "../../envs/humeval.yaml"
     script:

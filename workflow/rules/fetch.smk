@@ -1,15 +1,13 @@
 rule fetch_raw:
-    """Copy a pinned raw export from the mirror or download it; refuse it unless its sha256 matches."""
+    """Copy the study's pinned raw exports from the mirror or download them; refuse any whose sha256 differs."""
     output:
-        f"{RAW_DIR}/{{study}}/{{filename}}",
+        directory(f"{RAW_DIR}/{{study}}"),
     log:
-        "results/logs/fetch_raw/{study}/{filename}.log",
+        "results/logs/fetch_raw/{study}.log",
     params:
-        entry=get_raw_entry,
+        files=get_raw_files,
         mirror=RAW_MIRROR,
-    localrule: True
-    run:
-        try:
-            fetch_raw_logged(params.entry, output[0], log[0], mirror=params.mirror, study=wildcards.study)
-        except HumevalError as exc:
-            raise WorkflowError(str(exc)) from None
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/fetch_raw.py"

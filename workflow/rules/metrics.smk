@@ -5,7 +5,7 @@ rule metrics:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
         exclusions="results/{study}/exclusions.csv",
-        code=PACKAGE_SOURCES,
+        code=CODE_VERSION,
     output:
         numbers="results/{study}/intermediate/metrics.csv",
     log:

@@ -2,7 +2,7 @@ rule qra:
     """Original vs reproduction: QRA Type I (CV*) and Type II (correlations) as the study config sets."""
     input:
         numbers="results/{study}/intermediate/metrics.csv",
-        code=PACKAGE_SOURCES,
+        code=CODE_VERSION,
     output:
         qra="results/{study}/intermediate/qra.csv",
     log:

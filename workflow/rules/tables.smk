@@ -3,7 +3,7 @@ rule tables:
     input:
         numbers="results/{study}/intermediate/metrics.csv",
         qra="results/{study}/intermediate/qra.csv",
-        code=PACKAGE_SOURCES,
+        code=CODE_VERSION,
     output:
         audit=report("results/{study}/numbers.csv", caption="../report/numbers.rst", category="{study}",
                      subcategory="audit"),

@@ -4,7 +4,7 @@ from humeval.runner import run
 
 
 def main():
-    raw_paths = {key: path for key, path in snakemake.input.items() if key != "code"}
+    raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
     judgements, participants = extract_study(snakemake.params.study, raw_paths)
     judgements.to_csv(snakemake.output.judgements, index=False)
     participants.to_csv(snakemake.output.participants, index=False)

@@ -15,6 +15,8 @@ from humeval.errors import HumevalError
 LOADERS: dict[str, str] = {
     "prolific_webapp_sqlite": "humeval.loaders.prolific_webapp_sqlite",
     "figure_eight_ranking": "humeval.loaders.figure_eight_ranking",
+    "amt_pairwise_batch": "humeval.loaders.amt_pairwise_batch",
+    "ms_forms_batches": "humeval.loaders.ms_forms_batches",
 }
 
 

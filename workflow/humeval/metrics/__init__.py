@@ -23,6 +23,8 @@ METRICS: dict[str, str] = {
     "rank_table": "humeval.metrics.ranking:rank_table_numbers",
     "sentence_average_ranks": "humeval.metrics.ranking:sentence_average_numbers",
     "krippendorff_alpha": "humeval.metrics.agreement:krippendorff_alpha_numbers",
+    "krippendorff_alpha_by_batch": "humeval.metrics.agreement:batch_alpha_numbers",
+    "preference_shares": "humeval.metrics.pairwise:preference_share_numbers",
 }
 
 

@@ -55,3 +55,42 @@ def krippendorff_alpha_numbers(data: StudyData, *, table: str, row: str, column:
             raise HumevalError(f"alpha {level} = {alpha:.6f} differs from {assert_equal_to} = {other:.6f}; "
                                "the config asserts they are equal for this data")
     return numbers_frame(table, [(row, column, alpha)])
+
+
+def krippendorff_alpha_by_batch(frame: pd.DataFrame, batch: str, units: list[str], level: str) -> pd.Series:
+    """Krippendorff's alpha within each batch (coders = participants of the batch), indexed by batch."""
+    return frame.groupby(batch).apply(lambda part: krippendorff_alpha(part, units, level), include_groups=False)
+
+
+def batch_alpha_numbers(data: StudyData, *, table: str, column: str, side: str, units: list[str], level: str,
+                        batch: str = "batch", frame: str = "tidy", batches: list | None = None,
+                        summary: dict | None = None) -> pd.DataFrame:
+    """Per-batch alpha cells (rows = batch numbers), optionally with mean and SD over batches.
+
+    ``summary``: ``{table, row, columns: {mean, sd}, recomputed_row?, published: {table, column}?}``: the
+    mean and SD (ddof = 1) of the recomputed alphas go to ``recomputed_row``; with ``published``, batches
+    the data lack are filled with their published alphas and the statistics go to ``row``.
+    """
+    from humeval.audit import published_blocks, published_frame
+
+    source = data.kept if frame == "kept" else data.tidy
+    part = source[source["side"] == side]
+    alphas = krippendorff_alpha_by_batch(part, batch, units, level)
+    alphas.index = alphas.index.astype(int).astype(str)
+    wanted = alphas if batches is None else alphas[alphas.index.isin([str(b) for b in batches])]
+    rows = [(b, column, float(a)) for b, a in wanted.items()]
+    out = numbers_frame(table, rows)
+    if summary:
+        extra = []
+        if summary.get("recomputed_row"):
+            extra += [(summary["recomputed_row"], summary["columns"]["mean"], float(alphas.mean())),
+                      (summary["recomputed_row"], summary["columns"]["sd"], float(alphas.std(ddof=1)))]
+        if summary.get("published"):
+            published = published_frame(published_blocks(data.config))
+            cells = published[(published["table"] == summary["published"]["table"])
+                              & (published["column"] == summary["published"]["column"])].set_index("row")["value"]
+            filled = pd.concat([alphas, cells[~cells.index.isin(alphas.index)]])
+            extra += [(summary["row"], summary["columns"]["mean"], float(filled.mean())),
+                      (summary["row"], summary["columns"]["sd"], float(filled.std(ddof=1)))]
+        out = pd.concat([out, numbers_frame(summary["table"], extra)], ignore_index=True)
+    return out

@@ -83,3 +83,55 @@ def relative_preference_numbers(data: StudyData, *, table: str, side: str, colum
         if per_appearance_suffix:
             rows.append((label + per_appearance_suffix, column, float(per_appearance[code])))
     return numbers_frame(table, rows)
+
+
+OUTCOMES = ("focus", "equal", "baseline")
+
+
+def preference_outcomes(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
+    """Each pairwise judgement of ``focus`` against another system as (baseline, outcome).
+
+    outcome is ``focus`` (the focus system preferred), ``baseline`` or ``equal``, whichever side (A or B)
+    the focus system was shown on. Judgements not involving ``focus`` are an error.
+    """
+    as_a = judgements["system"] == focus
+    as_b = judgements["system_b"] == focus
+    if (~(as_a ^ as_b)).any():
+        row = judgements[~(as_a ^ as_b)].iloc[0]
+        raise HumevalError(f"judgement {row['judgement_id']!r} compares {row['system']!r} with {row['system_b']!r}; "
+                           f"exactly one side must be the focus system {focus!r}")
+    towards_focus = judgements["value"].where(as_a, -judgements["value"])
+    outcome = towards_focus.map({1: "focus", 0: "equal", -1: "baseline"})
+    return pd.DataFrame({"baseline": judgements["system_b"].where(as_a, judgements["system"]), "outcome": outcome})
+
+
+def preference_shares(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
+    """Share of all judgements (not per-item majorities) per baseline and outcome (rows sum to 1).
+
+    >>> j = pd.DataFrame({"judgement_id": list("abcd"), "system": ["X", "X", "b", "b"],
+    ...                   "system_b": ["b", "b", "X", "X"], "value": [1, 0, 1, -1]})
+    >>> preference_shares(j, "X").loc["b"].tolist()
+    [0.5, 0.25, 0.25]
+    """
+    outcomes = preference_outcomes(judgements, focus)
+    shares = pd.crosstab(outcomes["baseline"], outcomes["outcome"], normalize="index")
+    return shares.reindex(columns=list(OUTCOMES), fill_value=0.0)
+
+
+def preference_share_numbers(data: StudyData, *, table: str, side: str, focus: str, columns: dict,
+                             row: str = "{system}", frame: str = "kept") -> pd.DataFrame:
+    """Preference shares of ``side`` per comparison system into ``table``.
+
+    ``columns`` maps outcomes (``focus``, ``equal``, ``baseline``) to column labels (any subset); ``row``
+    is a template with ``{system}`` (the baseline's label); ``frame`` is ``kept`` (after exclusions) or
+    ``tidy`` (all judgements, e.g. to report a variant without an exclusion rule).
+    """
+    source = data.kept if frame == "kept" else data.tidy
+    judgements = source[(source["side"] == side) & (source["response_type"] == "pairwise")]
+    if judgements.empty:
+        raise HumevalError(f"metric preference_shares: no pairwise judgements on side {side!r}")
+    shares = preference_shares(judgements, focus)
+    labels = data.system_labels()
+    ordered = [code for code in labels if code in shares.index] + [c for c in shares.index if c not in labels]
+    return numbers_frame(table, [(row.format(system=labels.get(code, code)), column, float(shares.loc[code, outcome]))
+                                 for code in ordered for outcome, column in columns.items()])

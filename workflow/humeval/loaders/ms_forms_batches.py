@@ -1,0 +1,86 @@
+"""Loader for per-batch Microsoft Forms exports of a pairwise task (Dinkar et al. 2024).
+
+Each export holds one batch: one row per respondent, the questions in fixed column positions (the
+header texts differ between files, so columns are selected by position, 0-based). Input roles
+``batch_<N>`` (or ``batch_<N>_<anything>`` for further exports of the same batch, e.g. more
+respondents) give the batch number; question q of batch N is key item ``uid = (N - 1) * size + q``.
+Answers are normalised (all whitespace and U+00A0 removed) before mapping. Identifying columns (name,
+e-mail, the participant number) never leave the loader; the participant number is pseudonymised (the
+same number in two batches is taken to be the same person).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+from humeval.loaders.pairwise_item_key import code_answers, read_item_key
+from humeval.tidy import pseudonym
+
+_ROLE = re.compile(r"^batch_(\d+)(?:_.+)?$")
+
+
+def read_batch(path: str, batch: int, params: dict) -> pd.DataFrame:
+    """Long (batch, respondent, question, answer) of one export, columns by position."""
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8", header=0)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise HumevalError(f"cannot parse the MS Forms export as UTF-8 CSV: {exc}", file=path) from None
+    expected = int(params["columns"])
+    if frame.shape[1] != expected:
+        raise HumevalError(f"{frame.shape[1]} columns, expected {expected} (participant number in column "
+                           f"{params['participant_column']}, questions 1..{params['questions']} from column "
+                           f"{params['first_question_column']}, 0-based)", file=path)
+    if frame.empty:
+        raise HumevalError("the export holds no response", file=path)
+    first, n = int(params["first_question_column"]), int(params["questions"])
+    answers = frame.iloc[:, first:first + n].set_axis(range(1, n + 1), axis=1)
+    answers.insert(0, "respondent", frame.iloc[:, int(params["participant_column"])].str.strip())
+    if (answers["respondent"] == "").any():
+        raise HumevalError(f"row {int((answers['respondent'] == '').to_numpy().argmax()) + 2}: empty participant "
+                           f"number (column {params['participant_column']})", file=path)
+    long = answers.melt(id_vars="respondent", var_name="question", value_name="answer")
+    return long.assign(batch=batch, file=path)
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy pairwise judgements of all batch exports, mapped to the item key."""
+    require_inputs(inputs, ["key"], "ms_forms_batches", study)
+    size = int(params["batch_size"])
+    key = read_item_key(inputs["key"], ["sourcea", "sourceb"], size).set_index("uid")
+    batches = []
+    for role, path in inputs.items():
+        if role == "key":
+            continue
+        match = _ROLE.match(role)
+        if not match:
+            raise HumevalError(f"input role {role!r}: expected 'key' or 'batch_<N>[_<label>]'", study=study)
+        batches.append(read_batch(path, int(match.group(1)), params))
+    if not batches:
+        raise HumevalError("no batch_<N> input", study=study)
+    long = pd.concat(batches, ignore_index=True)
+    long["uid"] = (long["batch"] - 1) * size + long["question"].astype(int)
+    beyond = ~long["uid"].isin(key.index)
+    if beyond.any():
+        raise HumevalError(f"batch {int(long.loc[beyond, 'batch'].iloc[0])} has no rows in the item key "
+                           f"({len(key)} items, {size} per batch)", file=str(long.loc[beyond, "file"].iloc[0]))
+    items = key.loc[long["uid"]]
+    values = pd.concat([code_answers(part["answer"], params["answer_map"], file)
+                        for file, part in long.groupby("file", sort=False)]).reindex(long.index)
+    participant = long["respondent"].map(lambda r: pseudonym(r, study))
+    judgements = pd.DataFrame({
+        "study": study, "side": side,
+        "judgement_id": participant + ":b" + long["batch"].astype(str).str.zfill(2) + "q"
+                        + long["question"].astype(str).str.zfill(2),
+        "participant": participant, "item": "uid" + long["uid"].astype(str).str.zfill(4),
+        "criterion": params.get("criterion", "fluency"), "response_type": "pairwise",
+        "system": items["sourcea"].to_numpy(), "system_b": items["sourceb"].to_numpy(), "value": values,
+        "uid": long["uid"], "batch": long["batch"], "question": long["question"].astype(int),
+        "key_complete": items["key_complete"].to_numpy(),
+    })
+    participants = (judgements.groupby(["study", "side", "participant"], as_index=False)["batch"]
+                    .agg(lambda b: ",".join(str(x) for x in sorted(set(b)))).rename(columns={"batch": "batches"}))
+    return judgements, participants

@@ -1,0 +1,9 @@
+"""Package sources -> results/code_version.txt (rule code_version)."""
+from humeval.runner import run, write_code_version
+
+
+def main():
+    write_code_version(list(snakemake.input), snakemake.output[0])
+
+
+run(snakemake, main)

@@ -1,0 +1,11 @@
+"""Pinned raw exports of one study -> data/raw/<study>/, each sha256-verified (rule fetch_raw)."""
+from humeval.fetch import fetch_study
+from humeval.runner import run
+
+
+def main():
+    fetch_study(snakemake.params.files, snakemake.output[0], mirror=snakemake.params.mirror,
+                study=snakemake.wildcards.study)
+
+
+run(snakemake, main)
