@@ -77,10 +77,30 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
     return reasons.reindex(judgements.index)
 
 
+def drop_uncovered(judgements: pd.DataFrame, participants: pd.DataFrame, *, reference: str,
+                   keys: dict[str, str]) -> pd.Series:
+    """Drop judgements of other sides whose item the ``reference`` side never judged in that category.
+
+    ``keys`` maps a ``category`` to the column that identifies its item (``{likert: item, pairwise:
+    pair}``). Without any judgement of the reference side (an optional input absent) nothing is dropped.
+    """
+    reasons = pd.Series(pd.NA, index=judgements.index, dtype="object")
+    ours = judgements["side"] == reference
+    if not ours.any():
+        return reasons
+    for category, column in keys.items():
+        in_category = judgements["category"] == category
+        covered = set(judgements.loc[ours & in_category, column])
+        hit = in_category & ~ours & ~judgements[column].isin(covered)
+        reasons[hit] = f"{category} {column} not judged by {reference} (the authors keep only items {reference} judged)"
+    return reasons
+
+
 RULES = {
     "attention_check": attention_check,
     "drop_systems": drop_systems,
     "drop_where": drop_where,
+    "drop_uncovered": drop_uncovered,
     "invalid_permutation": invalid_permutation,
 }
 

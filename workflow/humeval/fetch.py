@@ -36,6 +36,12 @@ def sha256_of(path: str | os.PathLike) -> str:
     return digest.hexdigest()
 
 
+def git_blob_of(path: str | os.PathLike) -> str:
+    """Git's blob id of a file: sha1 of ``b"blob <size>\\0" + content`` (what ``git hash-object`` prints)."""
+    data = Path(path).read_bytes()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 def mirror_relpath(url: str) -> Path:
     """Path of ``url`` inside a mirror.
 
@@ -63,7 +69,7 @@ def _copy_from_mirror(source: Path, target: Path) -> None:
     shutil.copyfile(source, target)
 
 
-def _download(url: str, target: Path, timeout: float = 60.0) -> None:
+def _download(url: str, target: Path, timeout: float = 30.0) -> None:
     request = urllib.request.Request(url, headers={"User-Agent": "humeval-repro"})
     with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
         total = int(response.headers.get("Content-Length") or 0)
@@ -76,9 +82,10 @@ def _download(url: str, target: Path, timeout: float = 60.0) -> None:
                 next_report += 0.25
 
 
-def fetch_raw(url: str, sha256: str, target: str | os.PathLike, *, mirror: Path | None = None,
-              study: str | None = None) -> str:
-    """Fetch one pinned raw file to ``target`` and verify its sha256.
+def fetch_raw(url: str, sha256: str | None, target: str | os.PathLike, *, mirror: Path | None = None,
+              study: str | None = None, git_blob: str | None = None) -> str:
+    """Fetch one pinned raw file to ``target`` and verify its sha256 (or, if only that is pinned, its git
+    blob id).
 
     Returns ``"mirror"`` or ``"download"`` (where it came from). Raises :class:`HumevalError` naming the
     study, the URL and the file when the file is missing everywhere or its checksum differs; nothing is
@@ -110,10 +117,11 @@ def fetch_raw(url: str, sha256: str, target: str | os.PathLike, *, mirror: Path 
                     f"${MIRROR_ENV} to a folder with the layout github/<owner>/<repo>/<commit>/<path>.",
                     study=study, file=str(target)) from None
             origin = "download"
-        actual = sha256_of(tmp)
-        if actual != sha256.lower():
+        kind, expected, actual = (("sha256", sha256.lower(), sha256_of(tmp)) if sha256
+                                  else ("git blob id", git_blob.lower(), git_blob_of(tmp)))
+        if actual != expected:
             raise HumevalError(
-                f"sha256 mismatch for {url} (from {origin}): expected {sha256.lower()}, got {actual}. "
+                f"{kind} mismatch for {url} (from {origin}): expected {expected}, got {actual}. "
                 "The file differs from the pinned version; refusing it.", study=study, file=str(target))
         os.replace(tmp, target)
         return origin
@@ -126,11 +134,22 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | P
     """Fetch every pinned file (``url``, ``sha256``, ``filename``) of a study into ``folder``.
 
     Stops at the first file that cannot be had or fails its checksum (the caller's job then fails and
-    Snakemake removes the folder, so no partial set of raw files is left).
+    Snakemake removes the folder, so no partial set of raw files is left). An ``optional`` file that is
+    in no mirror and cannot be downloaded is skipped with a log line; one that is found but fails its
+    checksum is still refused.
     """
     Path(folder).mkdir(parents=True, exist_ok=True)
     mirror = Path(mirror) if mirror else None
     for k, entry in enumerate(files, 1):
         target = Path(folder) / entry["filename"]
-        origin = fetch_raw(entry["url"], entry["sha256"], target, mirror=mirror, study=study)
-        log.info("[%d/%d] %s: sha256 %s verified (%s)", k, len(files), target, entry["sha256"], origin)
+        try:
+            origin = fetch_raw(entry["url"], entry.get("sha256"), target, mirror=mirror, study=study,
+                               git_blob=entry.get("git_blob"))
+        except HumevalError as exc:
+            if entry.get("optional") and "cannot download" in str(exc):
+                log.warning("[%d/%d] optional input %s is not available; going on without it (%s)",
+                            k, len(files), entry["id"], exc)
+                continue
+            raise
+        log.info("[%d/%d] %s: %s verified (%s)", k, len(files), target,
+                 f"sha256 {entry['sha256']}" if entry.get("sha256") else f"git blob {entry['git_blob']}", origin)

@@ -157,7 +157,53 @@ def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
     return fig
 
 
-KINDS = {"bars": bars, "stacked_bars": stacked_bars}
+def interval_bars(audit: pd.DataFrame, spec: dict, plt):
+    """Panels of grouped bars with interval whiskers: x = ``categories``, one bar per series row.
+
+    ``spec``: ``table, categories, panels: [{title, series: [row, ...], labels?}], value ("{category}"),
+    low ("{category}_lo"), high ("{category}_hi"), overlay? (a translucent taller bar, e.g.
+    "{category}_wintie"), ylabel?, title?``. Series without numbers (an optional input absent) are left
+    out, and a panel without any series is dropped.
+    """
+    part = audit[audit["table"] == spec["table"]]
+    values = part.assign(shown=part["value"].where(part["value"].notna(), part["published"])).set_index(
+        ["row", "column"])["shown"]
+    categories = spec["categories"]
+    panels = [dict(p, series=[s for s in p["series"] if (s, spec["value"].format(category=categories[0])) in values.index])
+              for p in spec["panels"]]
+    panels = [p for p in panels if p["series"]]
+    if not panels:
+        raise HumevalError(f"figure {spec['id']}: table {spec['table']!r} has no numbers for any series")
+    fig, axes = plt.subplots(len(panels), 1, figsize=(max(7, 1.1 * len(categories) + 2), 2.8 * len(panels)),
+                             squeeze=False)
+    for ax, panel in zip(axes[:, 0], panels):
+        width = 0.8 / len(panel["series"])
+        for k, series in enumerate(panel["series"]):
+            def get(template):
+                return [values.get((series, template.format(category=c)), float("nan")) for c in categories]
+
+            xs = [i + (k - (len(panel["series"]) - 1) / 2) * width for i in range(len(categories))]
+            heights = get(spec["value"])
+            color = PALETTE[k % len(PALETTE)]
+            if spec.get("overlay"):
+                ax.bar(xs, get(spec["overlay"]), width=width * 0.95, color=color, alpha=0.3)
+            low, high = get(spec["low"]), get(spec["high"])
+            errors = [[max(0.0, h - lo) for h, lo in zip(heights, low)], [max(0.0, hi - h) for h, hi in zip(heights, high)]]
+            ax.bar(xs, heights, width=width * 0.95, color=color, yerr=errors, capsize=2, error_kw={"linewidth": 0.8},
+                   label=panel.get("labels", {}).get(series, series.split("|")[-1] if spec.get("short_labels") else series))
+        ax.set_xticks(range(len(categories)), categories)
+        ax.set_title(panel["title"], fontsize=10)
+        ax.set_ylabel(spec.get("ylabel", ""))
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.legend(frameon=False, fontsize=7, ncol=min(6, len(panel["series"])), loc="upper left",
+                  bbox_to_anchor=(1.0, 1.0))
+    if spec.get("title"):
+        fig.suptitle(spec["title"])
+    fig.tight_layout()
+    return fig
+
+
+KINDS = {"bars": bars, "stacked_bars": stacked_bars, "interval_bars": interval_bars}
 
 
 def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> list[Path]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from humeval.audit import build_audit, published_blocks, published_frame
+from humeval.errors import HumevalError
 from humeval.exclusions import apply_exclusions
 from humeval.loaders import get_loader
 from humeval.metrics import StudyData, compute_metrics
@@ -22,10 +23,21 @@ log = logging.getLogger(__name__)
 
 
 def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants."""
+    """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants.
+
+    ``raw_paths`` maps raw ids to the files that were fetched; an optional raw file that is absent is
+    left out of its loader's inputs (the loader then computes what it can without it).
+    """
+    optional = {r["id"] for r in study["raw"] if r.get("optional")}
     judgements, participants = [], []
     for entry in study["extract"]:
-        inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items()}
+        absent = [raw_id for raw_id in entry["inputs"].values() if raw_id not in raw_paths]
+        required_absent = [raw_id for raw_id in absent if raw_id not in optional]
+        if required_absent:
+            raise HumevalError(f"raw file(s) {required_absent} were not fetched", study=study["name"])
+        for raw_id in absent:
+            log.warning("optional raw file %s is absent: side(s) needing it stay published only", raw_id)
+        inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items() if raw_id in raw_paths}
         log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
         j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"],
                                            side=entry["side"])

@@ -42,7 +42,8 @@ def results(study, path):
 
 def get_raw_files(wildcards):
     """The study's pinned raw files: id, url, sha256 and the local file name inside data/raw/<study>/."""
-    return [{"id": r["id"], "url": r["url"], "sha256": r["sha256"], "filename": raw_filename(r)}
+    return [{"id": r["id"], "url": r["url"], "sha256": r.get("sha256"), "git_blob": r.get("git_blob"),
+             "optional": r.get("optional", False), "filename": raw_filename(r)}
             for r in STUDIES[wildcards.study]["raw"]]
 
 

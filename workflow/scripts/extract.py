@@ -1,10 +1,13 @@
 """Raw exports -> tidy judgements and participants (rule extract)."""
+import os
+
 from humeval.pipeline import extract_study
 from humeval.runner import run
 
 
 def main():
     raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
+    raw_paths = {raw_id: path for raw_id, path in raw_paths.items() if os.path.exists(path)}
     judgements, participants = extract_study(snakemake.params.study, raw_paths)
     judgements.to_csv(snakemake.output.judgements, index=False)
     participants.to_csv(snakemake.output.participants, index=False)

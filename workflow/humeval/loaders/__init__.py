@@ -17,6 +17,7 @@ LOADERS: dict[str, str] = {
     "figure_eight_ranking": "humeval.loaders.figure_eight_ranking",
     "amt_pairwise_batch": "humeval.loaders.amt_pairwise_batch",
     "ms_forms_batches": "humeval.loaders.ms_forms_batches",
+    "abc_eval_json": "humeval.loaders.abc_eval_json",
 }
 
 

@@ -25,6 +25,11 @@ METRICS: dict[str, str] = {
     "krippendorff_alpha": "humeval.metrics.agreement:krippendorff_alpha_numbers",
     "krippendorff_alpha_by_batch": "humeval.metrics.agreement:batch_alpha_numbers",
     "preference_shares": "humeval.metrics.pairwise:preference_share_numbers",
+    "group_agreement": "humeval.metrics.groups:group_agreement_numbers",
+    "group_counts": "humeval.metrics.groups:group_count_numbers",
+    "effect_size_diff": "humeval.metrics.effect_sizes:effect_size_diff_numbers",
+    "likert_means": "humeval.metrics.effect_sizes:likert_mean_numbers",
+    "pairwise_wins": "humeval.metrics.effect_sizes:pairwise_win_numbers",
 }
 
 

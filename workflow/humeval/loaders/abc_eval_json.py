@@ -1,0 +1,170 @@
+"""Loader for ABC-Eval / DialogueEval JSON evaluations (Finch et al. 2023; Finch, Finch & Choi 2024).
+
+An evaluation is ``{"dialogues": {id: dialogue}, "work_units": {id: unit}}``; a dialogue holds
+``likert_annotations[label] = [{work_unit_id, label, score}]`` (score a *string* "1".."5" in the public
+files) and ``comparative_annotations[label] = [{work_unit_id, label, dialogue_compared_to_id, score, bot,
+bot_compared_to}]``; every pairwise judgement is stored twice, once in each dialogue of the pair, with the
+sign negated (checked here). A work unit gives the ``worker_id``.
+
+Inputs: ``likert`` and ``comparative`` (the public student-external files, merged as the authors did:
+dialogues of the comparative file, their Likert annotations from the Likert file, work units united),
+and optionally ``abc_eval`` (the full ABC-Eval ``data.json``: a project whose evaluations
+``dialogue_collection`` and ``surge_evaluation`` hold the groups Stui and Surx).
+
+Sides are evaluator groups: ``groups`` in the params maps a group to ``{workers: [...]}`` or
+``{workers: rest}`` (the public files' other workers) or ``{evaluation: <name in data.json>}``.
+
+Tidy rows keep each stored record, as the authors' analysis does: Likert ``item`` = dialogue id;
+pairwise ``item`` = ``<dialogue>|<compared dialogue>`` (one row per orientation), ``pair`` = the two ids
+sorted, ``orientation`` = ``primary`` (dialogue id < compared id) or ``mirror``. ``order`` is the
+annotation's position in its JSON list and ``label_order`` the label's position in the dialogue, which
+fix the row order of the authors' sampler. Worker and work-unit ids are pseudonymised.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+from humeval.tidy import pseudonym
+
+
+def read_json(path: str) -> dict:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise HumevalError(f"not valid UTF-8 JSON: {exc}", file=path) from None
+
+
+def evaluation(document: dict, key: str | None, path: str) -> dict:
+    """The evaluation under ``key`` (or the single top-level one); checks its two tables."""
+    if key is None:
+        if len(document) != 1:
+            raise HumevalError(f"expected one evaluation at the top level, found {sorted(document)[:5]}", file=path)
+        key = next(iter(document))
+    if key not in document or not isinstance(document[key], dict):
+        raise HumevalError(f"no evaluation {key!r} (top-level keys: {sorted(document)[:8]})", file=path)
+    found = document[key]
+    for table in ("dialogues", "work_units"):
+        if not isinstance(found.get(table), dict):
+            raise HumevalError(f"evaluation {key!r} lacks the mapping {table!r}", file=path)
+    return found
+
+
+def records(dialogues: dict, kind: str, path: str) -> list[dict]:
+    """One dict per stored annotation of ``kind`` (``likert`` or ``comparative``)."""
+    field = f"{kind}_annotations"
+    out = []
+    for dialogue_id, dialogue in dialogues.items():
+        bot = dialogue.get("bot")
+        for label_order, (label, annotations) in enumerate((dialogue.get(field) or {}).items()):
+            for order, annotation in enumerate(annotations):
+                try:
+                    row = {"dialogue": dialogue_id, "bot": bot, "label": label, "label_order": label_order,
+                           "order": order, "work_unit": annotation["work_unit_id"], "score": annotation["score"]}
+                    if kind == "comparative":
+                        row.update(compared=annotation["dialogue_compared_to_id"],
+                                   bot_compared=annotation["bot_compared_to"])
+                except (KeyError, TypeError) as exc:
+                    raise HumevalError(f"dialogue {dialogue_id!r}, {field}[{label!r}][{order}]: missing key {exc}",
+                                       file=path) from None
+                out.append(row)
+    return out
+
+
+def likert_frame(rows: list[dict], path: str) -> pd.DataFrame:
+    frame = pd.DataFrame(rows, columns=["dialogue", "bot", "label", "label_order", "order", "work_unit", "score"])
+    scores = pd.to_numeric(frame["score"], errors="coerce")
+    bad = ~scores.isin([1, 2, 3, 4, 5])
+    if bad.any():
+        first = frame[bad].iloc[0]
+        raise HumevalError(f"dialogue {first['dialogue']!r}, label {first['label']!r}: Likert score {first['score']!r} "
+                           "is not 1..5", file=path)
+    return frame.assign(score=scores.astype(int))
+
+
+def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
+    columns = ["dialogue", "bot", "label", "label_order", "order", "work_unit", "score", "compared", "bot_compared"]
+    frame = pd.DataFrame(rows, columns=columns)
+    scores = pd.to_numeric(frame["score"], errors="coerce")
+    bad = ~scores.isin([-1, 0, 1])
+    if bad.any():
+        first = frame[bad].iloc[0]
+        raise HumevalError(f"dialogue {first['dialogue']!r}, label {first['label']!r}: comparative score "
+                           f"{first['score']!r} is not -1, 0 or 1", file=path)
+    frame = frame.assign(score=scores.astype(int))
+    mirror = frame.merge(frame, left_on=["work_unit", "label", "dialogue", "compared"],
+                         right_on=["work_unit", "label", "compared", "dialogue"], how="left", suffixes=("", "_m"))
+    broken = mirror["score_m"].isna() | (mirror["score_m"] != -mirror["score"])
+    if broken.any():
+        first = mirror[broken].iloc[0]
+        raise HumevalError(f"comparative judgement of work unit {first['work_unit']!r} on {first['dialogue']!r} vs "
+                           f"{first['compared']!r} ({first['label']}) is not stored mirrored with the sign negated",
+                           file=path)
+    return frame
+
+
+def tidy_rows(frame: pd.DataFrame, kind: str, group: pd.Series, workers: pd.Series, study: str) -> pd.DataFrame:
+    """Tidy judgements of one kind; ``group``/``workers`` are indexed like ``frame``."""
+    participant = workers.map(lambda w: pseudonym(w, study, prefix="W"))
+    work_unit = frame["work_unit"].map(lambda u: pseudonym(u, study, prefix="U"))
+    common = {"study": study, "side": group, "participant": participant, "criterion": frame["label"],
+              "system": frame["bot"], "value": frame["score"], "dialogue": frame["dialogue"],
+              "label_order": frame["label_order"], "order": frame["order"], "work_unit": work_unit}
+    if kind == "likert":
+        return pd.DataFrame({**common, "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"],
+                             "item": frame["dialogue"], "response_type": "rating", "system_b": "",
+                             "category": "likert", "pair": "", "orientation": ""})
+    primary = frame["dialogue"] < frame["compared"]
+    pair = frame["dialogue"].where(primary, frame["compared"]) + "|" + frame["compared"].where(primary, frame["dialogue"])
+    return pd.DataFrame({**common, "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"] + "|"
+                         + frame["compared"], "item": frame["dialogue"] + "|" + frame["compared"],
+                         "response_type": "pairwise", "system_b": frame["bot_compared"], "category": "pairwise",
+                         "pair": pair, "orientation": primary.map({True: "primary", False: "mirror"})})
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements of every configured evaluator group (``side`` is unused: groups are the sides)."""
+    require_inputs(inputs, ["likert", "comparative"], "abc_eval_json", study)
+    likert_doc = evaluation(read_json(inputs["likert"]), params.get("likert_key"), inputs["likert"])
+    comparative_doc = evaluation(read_json(inputs["comparative"]), params.get("comparative_key"), inputs["comparative"])
+    work_units = {**likert_doc["work_units"], **comparative_doc["work_units"]}
+    dialogues = comparative_doc["dialogues"]
+    likert_source = {d: likert_doc["dialogues"][d] for d in dialogues if d in likert_doc["dialogues"]}
+    sources = [("public", likert_source, dialogues, work_units, inputs["likert"])]
+    groups = params["groups"]
+    if inputs.get("abc_eval"):
+        project = read_json(inputs["abc_eval"])
+        for name, spec in groups.items():
+            if "evaluation" in spec:
+                found = evaluation(project, spec["evaluation"], inputs["abc_eval"])
+                sources.append((name, found["dialogues"], found["dialogues"], found["work_units"], inputs["abc_eval"]))
+    listed = {w for spec in groups.values() for w in (spec.get("workers") if isinstance(spec.get("workers"), list) else [])}
+    rest = [name for name, spec in groups.items() if spec.get("workers") == "rest"]
+    frames = []
+    for source, likert_dialogues, comparative_dialogues, units, path in sources:
+        for kind, dialogues_of_kind, build in (("likert", likert_dialogues, likert_frame),
+                                               ("comparative", comparative_dialogues, comparative_frame)):
+            frame = build(records(dialogues_of_kind, kind, path), path)
+            unknown = ~frame["work_unit"].isin(list(units))
+            if unknown.any():
+                raise HumevalError(f"work unit {frame.loc[unknown, 'work_unit'].iloc[0]!r} is not in work_units", file=path)
+            workers = frame["work_unit"].map(lambda u: units[u]["worker_id"])
+            if source == "public":
+                group = workers.map(lambda w: next((g for g, s in groups.items()
+                                                    if isinstance(s.get("workers"), list) and w in s["workers"]),
+                                                   rest[0] if rest else None))
+                if group.isna().any():
+                    raise HumevalError(f"worker {workers[group.isna()].iloc[0]!r} belongs to no configured group "
+                                       f"(listed: {sorted(listed)}; no group takes the rest)", file=path)
+            else:
+                group = pd.Series(source, index=frame.index)
+            frames.append(tidy_rows(frame, kind, group, workers, study))
+    judgements = pd.concat(frames, ignore_index=True)
+    participants = (judgements.groupby(["study", "side", "participant"], as_index=False)
+                    .agg(work_units=("work_unit", "nunique")))
+    return judgements, participants

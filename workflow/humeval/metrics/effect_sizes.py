@@ -1,0 +1,159 @@
+"""Effect sizes between bots and their differences between evaluator groups (Finch et al. 2024, sec. 5).
+
+Likert: Cohen's d = (mean_a - mean_b) / pooled SD, pooled SD = sqrt(((n_a-1) s_a^2 + (n_b-1) s_b^2) /
+(n_a + n_b - 2)), s with ddof = 1. Pairwise: Cohen's h = 2 asin(sqrt(p_a)) - 2 asin(sqrt(p_b)), p_x = bot
+x's wins / (wins + losses) over all its comparisons (ties dropped). Group difference
+Delta(G1, G2) = mean over bot pairs of |ES_G1(a, b) - ES_G2(a, b)|, with a bootstrap CI that resamples
+each group's units independently (Likert: singly annotated dialogues; pairwise: singly annotated pairs),
+vectorised over resamples (``scipy.stats.bootstrap(vectorized=True)``).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics.groups import annotation_rows, singly_annotated
+
+
+def per_bot_sums(bots: np.ndarray, weights: list[np.ndarray], n_bots: int) -> list[np.ndarray]:
+    """Per-bot counts and weighted sums over the last axis, for any leading batch axes.
+
+    One ``np.bincount`` per quantity over (batch, bot) codes: much faster than a mask per bot on
+    10,000 bootstrap resamples. Returns ``[counts, sum(weights[0]), ...]``, each shaped (..., n_bots).
+    """
+    lead = bots.shape[:-1]
+    batches = int(np.prod(lead)) if lead else 1
+    codes = (np.arange(batches).reshape(lead + (1,)) * n_bots + bots).ravel() if lead else bots.ravel()
+    size = batches * n_bots
+    out = [np.bincount(codes, minlength=size)]
+    out += [np.bincount(codes, weights=w.ravel(), minlength=size) for w in weights]
+    return [o.reshape(lead + (n_bots,)) for o in out]
+
+
+def cohens_d(scores: np.ndarray, bots: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Cohen's d per bot pair; ``scores``/``bots`` may carry leading batch axes (units on the last).
+
+    >>> cohens_d(np.array([1., 2, 3, 2, 3, 4]), np.array([0, 0, 0, 1, 1, 1]), [(0, 1)]).round(6).tolist()
+    [-1.0]
+    """
+    n_bots = int(max(max(pair) for pair in pairs)) + 1
+    n, s1, s2 = per_bot_sums(bots, [scores, scores ** 2], n_bots)
+    mean = s1 / n
+    var = (s2 - n * mean ** 2) / (n - 1)
+    a, b = (np.array(i) for i in zip(*pairs))
+    pooled = np.sqrt(((n[..., a] - 1) * var[..., a] + (n[..., b] - 1) * var[..., b]) / (n[..., a] + n[..., b] - 2))
+    return (mean[..., a] - mean[..., b]) / pooled
+
+
+def cohens_h(bot_a: np.ndarray, bot_b: np.ndarray, values: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Cohen's h per bot pair from pairwise units (bot A, bot B, +1/0/-1 from A's side).
+
+    >>> a, b, v = np.array([0, 0, 1, 0]), np.array([1, 1, 2, 2]), np.array([1, 1, -1, 0])
+    >>> # bot 0: 2 wins 0 losses (p = 1); bot 1: 0 wins 3 losses (p = 0): h = 2 asin(1) - 0 = pi
+    >>> round(float(cohens_h(a, b, v, [(0, 1)])[0]), 6) == round(float(np.pi), 6)
+    True
+    """
+    n_bots = int(max(bot_a.max(), bot_b.max(), max(max(pair) for pair in pairs))) + 1
+    win_a, lose_a = (values == 1).astype(float), (values == -1).astype(float)
+    _, wins_as_a, losses_as_a = per_bot_sums(bot_a, [win_a, lose_a], n_bots)
+    _, losses_as_b, wins_as_b = per_bot_sums(bot_b, [win_a, lose_a], n_bots)
+    wins, losses = wins_as_a + wins_as_b, losses_as_a + losses_as_b
+    p = wins / (wins + losses)
+    a, b = (np.array(i) for i in zip(*pairs))
+    return 2 * np.arcsin(np.sqrt(p[..., a])) - 2 * np.arcsin(np.sqrt(p[..., b]))
+
+
+def _units(single: pd.DataFrame, task: str, codes: dict[str, int]) -> dict[str, np.ndarray]:
+    if task == "likert":
+        return {"bots": single["system"].map(codes).to_numpy(), "scores": single["value"].to_numpy(float)}
+    primary = single[single["orientation"] == "primary"]
+    return {"a": primary["system"].map(codes).to_numpy(), "b": primary["system_b"].map(codes).to_numpy(),
+            "v": primary["value"].to_numpy(float)}
+
+
+def _effect(units: dict, task: str, pairs, index=None) -> np.ndarray:
+    pick = (lambda x: x) if index is None else (lambda x: x[index])
+    if task == "likert":
+        return cohens_d(pick(units["scores"]), pick(units["bots"]), pairs)
+    return cohens_h(pick(units["a"]), pick(units["b"]), pick(units["v"]), pairs)
+
+
+def effect_size_difference(units_1: dict, units_2: dict, task: str, pairs, n_resamples: int, seed: int,
+                           confidence: float = 0.95) -> tuple[float, float, float]:
+    """Delta(G1, G2) and its bootstrap CI (BCa for Likert, percentile for pairwise)."""
+    from scipy import stats
+
+    def delta(i1, i2, axis=-1):
+        e1 = _effect(units_1, task, pairs, i1.astype(int))
+        e2 = _effect(units_2, task, pairs, i2.astype(int))
+        return np.abs(e1 - e2).mean(axis=-1)
+
+    n1 = len(next(iter(units_1.values())))
+    n2 = len(next(iter(units_2.values())))
+    estimate = float(delta(np.arange(n1), np.arange(n2)))
+    result = stats.bootstrap((np.arange(n1), np.arange(n2)), delta, vectorized=True, paired=False,
+                             n_resamples=n_resamples, confidence_level=confidence,
+                             method="BCa" if task == "likert" else "percentile", rng=np.random.default_rng(seed))
+    return estimate, float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def effect_size_diff_numbers(data: StudyData, *, table: str, pairs: list, sampler: dict, criteria: dict,
+                             n_resamples: int, seed: int) -> pd.DataFrame:
+    """Rows ``<G1>/<G2>|<task>``: Delta per criterion with ``_lo``/``_hi`` 95% CI columns."""
+    codes = {code: k for k, code in enumerate(data.system_labels())}
+    bot_pairs = list(combinations(range(len(codes)), 2))
+    present = set(data.kept["side"])
+    out = []
+    for task in ("likert", "pairwise"):
+        single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == task]), sampler)
+        unknown = set(single["system"]) - set(codes)
+        if unknown:
+            raise HumevalError(f"metric effect_size_diff: bot(s) {sorted(unknown)} are not in the config's systems")
+        for g1, g2 in pairs:
+            if g1 not in present or g2 not in present:
+                continue
+            for criterion, label in criteria.items():
+                part = single[single["criterion"] == criterion]
+                units = [_units(part[part["side"] == g], task, codes) for g in (g1, g2)]
+                estimate, low, high = effect_size_difference(*units, task, bot_pairs, n_resamples, seed)
+                row = f"{g1}/{g2}|{task}"
+                out += [(row, label, estimate), (row, f"{label}_lo", low), (row, f"{label}_hi", high)]
+    return numbers_frame(table, out)
+
+
+def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
+    """Rows ``<group>|<bot>``: mean Likert rating per criterion with a 95% t CI (``_lo``/``_hi``)."""
+    from scipy import stats
+
+    single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == "likert"]), sampler)
+    summary = single.groupby(["side", "system", "criterion"])["value"].agg(["mean", "std", "count"]).reset_index()
+    half = stats.t.ppf(0.975, summary["count"] - 1) * summary["std"] / np.sqrt(summary["count"])
+    labels = data.system_labels()
+    out = []
+    for r, h in zip(summary.itertuples(), half):
+        row, label = f"{r.side}|{labels.get(r.system, r.system)}", criteria[r.criterion]
+        out += [(row, label, r.mean), (row, f"{label}_lo", r.mean - h), (row, f"{label}_hi", r.mean + h)]
+    return numbers_frame(table, out)
+
+
+def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
+    """Rows ``<group>|<bot>``: win share and win-or-tie share against all others (ties in the
+    denominator), with a 95% Wilson CI of the win share (``_lo``/``_hi``)."""
+    from scipy import stats
+
+    single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == "pairwise"]), sampler)
+    counts = single.groupby(["side", "system", "criterion"])["value"].agg(
+        wins=lambda v: int((v == 1).sum()), ties=lambda v: int((v == 0).sum()), n="size").reset_index()
+    labels = data.system_labels()
+    out = []
+    for r in counts.itertuples():
+        ci = stats.binomtest(r.wins, r.n).proportion_ci(method="wilson")
+        row, label = f"{r.side}|{labels.get(r.system, r.system)}", criteria[r.criterion]
+        out += [(row, f"{label}_win", r.wins / r.n), (row, f"{label}_wintie", (r.wins + r.ties) / r.n),
+                (row, f"{label}_lo", ci.low), (row, f"{label}_hi", ci.high)]
+    return numbers_frame(table, out)

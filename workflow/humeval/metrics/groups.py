@@ -1,0 +1,127 @@
+"""Evaluator-group comparisons (Finch, Finch & Choi 2024): samplers, agreement, effect sizes.
+
+An *annotation row* is one (category, item, criterion) of one group with its annotations in JSON list
+order (Likert item = dialogue; pairwise item = one orientation of a dialogue pair). Within-group
+agreement uses the first two annotations of rows that have two or more; between-group agreement pairs
+one annotation per row and group, chosen by a sampler:
+
+- ``authors``: Python's ``random`` seeded per group, rows in the authors' order (Likert before pairwise,
+  dialogue id sorted, label in JSON order); every row with two or more annotations draws
+  ``randint(0, 1)``, and the first draw of an item (Likert: the dialogue; pairwise: the unordered pair, so
+  both orientations share it) is reused for all its later rows.
+- ``first``: always the first annotation (a sensitivity check of the sampler).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics.agreement import krippendorff_alpha
+
+ROW_KEY = ["side", "category", "item", "criterion"]
+
+
+def annotation_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """Annotations numbered per row (``k`` = 0, 1, ... in JSON list order), rows in the authors' order."""
+    ordered = frame.assign(_cat=(frame["category"] != "likert").astype(int),
+                           _order=pd.to_numeric(frame["order"]), _label=pd.to_numeric(frame["label_order"]))
+    ordered = ordered.sort_values(["side", "_cat", "dialogue", "_label", "_order"], kind="stable")
+    ordered["k"] = ordered.groupby(ROW_KEY, sort=False).cumcount()
+    ordered["n"] = ordered.groupby(ROW_KEY, sort=False)["k"].transform("size")
+    return ordered.drop(columns=["_cat", "_order", "_label"])
+
+
+def draw_key(rows: pd.DataFrame) -> pd.Series:
+    """The item a draw belongs to: the dialogue (Likert) or the unordered pair (pairwise)."""
+    return rows["dialogue"].where(rows["category"] == "likert", rows["pair"])
+
+
+def authors_picks(first_rows: pd.DataFrame, seed: int) -> pd.Series:
+    """Which annotation (0 or 1) the authors' sampler keeps for each row of one group, rows in order.
+
+    One ``randint(0, 1)`` per row with two or more annotations (drawn even when the item already has a
+    draw, as ``dict.setdefault`` evaluates its argument), then the item's first draw for all its rows.
+
+    >>> rows = pd.DataFrame({"category": ["likert"] * 3, "dialogue": ["d1", "d1", "d2"], "pair": "",
+    ...                      "n": [2, 2, 2]})
+    >>> rng = random.Random(123); expected = [rng.randint(0, 1) for _ in range(3)]
+    >>> authors_picks(rows, 123).tolist() == [expected[0], expected[0], expected[2]]
+    True
+    """
+    doubly = first_rows["n"].to_numpy() >= 2
+    rng = random.Random(seed)
+    draws = pd.Series([rng.randint(0, 1) for _ in range(int(doubly.sum()))], dtype=int)
+    keys = draw_key(first_rows)[doubly].reset_index(drop=True)
+    picks = pd.Series(0, index=first_rows.index, dtype=int)
+    picks[doubly] = draws.groupby(keys.to_numpy()).transform("first").to_numpy()
+    return picks
+
+
+def singly_annotated(rows: pd.DataFrame, sampler: dict) -> pd.DataFrame:
+    """One annotation per row and group, chosen by ``sampler`` ({name: authors, seed} or {name: first})."""
+    name = sampler.get("name", "authors")
+    if name == "first":
+        return rows[rows["k"] == 0]
+    if name != "authors":
+        raise HumevalError(f"unknown sampler {name!r} (authors, first)")
+    picked = []
+    for _, group_rows in rows.groupby("side", sort=False):
+        first = group_rows[group_rows["k"] == 0]
+        picks = authors_picks(first, int(sampler["seed"]))
+        chosen = first[ROW_KEY].assign(k=picks.to_numpy())
+        picked.append(group_rows.merge(chosen, on=ROW_KEY + ["k"]))
+    return pd.concat(picked, ignore_index=True) if picked else rows.iloc[:0]
+
+
+def within_group_alpha(rows: pd.DataFrame, level: str = "ordinal") -> pd.Series:
+    """Alpha per criterion over rows with two or more annotations (their first two as two coders)."""
+    doubly = rows[(rows["n"] >= 2) & (rows["k"] < 2)].assign(coder=lambda f: f["k"].astype(str))
+    return doubly.groupby("criterion").apply(lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"),
+                                             include_groups=False)
+
+
+def between_group_alpha(single_a: pd.DataFrame, single_b: pd.DataFrame, level: str = "ordinal") -> pd.Series:
+    """Alpha per criterion over rows both groups annotated (one annotation each: the two coders)."""
+    key = ["category", "item", "criterion"]
+    both = single_a[key + ["value"]].merge(single_b[key + ["value"]], on=key, suffixes=("_a", "_b"))
+    long = both.melt(id_vars=key, value_vars=["value_a", "value_b"], var_name="coder", value_name="value")
+    return long.groupby("criterion").apply(lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"),
+                                           include_groups=False)
+
+
+def group_agreement_numbers(data: StudyData, *, table: str, category: str, pairs: list, within: list,
+                            sampler: dict, criteria: dict, level: str = "ordinal") -> pd.DataFrame:
+    """Table 3 of one task: between-group alpha for each group pair present, within-group alpha per group."""
+    part = data.kept[data.kept["category"] == category]
+    rows = annotation_rows(part)
+    single = singly_annotated(rows, sampler)
+    present = set(part["side"])
+    out = []
+    for a, b in pairs:
+        if a in present and b in present:
+            alphas = between_group_alpha(single[single["side"] == a], single[single["side"] == b], level)
+            out += [(f"{a}/{b}", criteria[c], float(v)) for c, v in alphas.items()]
+    for group in within:
+        if group in present:
+            out += [(group, criteria[c], float(v)) for c, v in within_group_alpha(rows[rows["side"] == group], level).items()]
+    return numbers_frame(table, out)
+
+
+def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.DataFrame:
+    """Table 2: evaluators, and dialogues (Likert) or pairs (pairwise) with >= 1 and exactly 2 annotations."""
+    out = []
+    for group in groups:
+        part = data.kept[data.kept["side"] == group]
+        if part.empty:
+            continue
+        likert = part[part["category"] == "likert"].groupby("item")["work_unit"].nunique()
+        pairwise = part[part["category"] == "pairwise"].groupby("pair")["work_unit"].nunique()
+        out += [(group, "evaluators", part["participant"].nunique()), (group, "likert_total", len(likert)),
+                (group, "likert_double", int((likert == 2).sum())), (group, "pairwise_total", len(pairwise)),
+                (group, "pairwise_double", int((pairwise == 2).sum()))]
+    return numbers_frame(table, [(r, c, float(v)) for r, c, v in out])
