@@ -74,6 +74,20 @@ def published_blocks(study: dict) -> list[dict]:
     return blocks
 
 
+def r_signif3_half_up(value: float, precision: int) -> float:
+    """The authors' rounding of an R print-out: 3 significant digits, then half up to ``precision`` decimals.
+
+    >>> r_signif3_half_up(0.8849, 2), round(0.8849, 2)
+    (0.89, 0.88)
+    """
+    from humeval.qra import round_half_up
+
+    return round_half_up(float(f"{value:.3g}"), precision)
+
+
+COMPARISONS = {"r_signif3_half_up": r_signif3_half_up}
+
+
 def status_of(value: float, published: float, precision: int) -> str:
     """``match``/``mismatch``/``recomputed_only``/``published_only`` for one cell.
 
@@ -110,10 +124,10 @@ def build_audit(numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dic
             first = unknown.iloc[0]
             raise HumevalError(f"table {table['id']!r}: cell ({first['row']!r}, {first['column']!r}) is not in "
                                "the table's configured rows/columns")
-        precision = table.get("precision", {})
+        precision, row_precision = table.get("precision", {}), table.get("row_precision", {})
+        fallback = [row_precision.get(r, precision.get(c, default_precision)) for r, c in zip(part["row"], part["column"])]
         part = part.assign(_t=rank, _r=part["row"].map(row_order), _c=part["column"].map(col_order),
-                           precision=part["precision"].fillna(
-                               part["column"].map(lambda c: precision.get(c, default_precision))))
+                           precision=part["precision"].fillna(pd.Series(fallback, index=part.index, dtype="Float64")))
         order.append(part)
     known = {t["id"] for t in tables}
     stray = merged[~merged["table"].isin(known)]
@@ -121,8 +135,10 @@ def build_audit(numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dic
         raise HumevalError(f"numbers for table {stray['table'].iloc[0]!r}, which the config's tables do not list")
     audit = pd.concat(order).sort_values(["_t", "_r", "_c"]) if order else merged
     audit["precision"] = audit["precision"].astype(int)
-    audit["status"] = [status_of(v, p, d) for v, p, d in
-                       zip(audit["value"], audit["published"], audit["precision"])]
+    compare = {t["id"]: COMPARISONS[t["compare"]] for t in tables if t.get("compare")}
+    compared = [compare[t](v, d) if t in compare and pd.notna(v) else v
+                for t, v, d in zip(audit["table"], audit["value"], audit["precision"])]
+    audit["status"] = [status_of(v, p, d) for v, p, d in zip(compared, audit["published"], audit["precision"])]
     needs_note = audit["status"].isin(["mismatch", "published_only"])
     audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)
     audit.loc[~needs_note, "note"] = ""

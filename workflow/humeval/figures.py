@@ -203,7 +203,67 @@ def interval_bars(audit: pd.DataFrame, spec: dict, plt):
     return fig
 
 
-KINDS = {"bars": bars, "stacked_bars": stacked_bars, "interval_bars": interval_bars}
+def dumbbell(audit: pd.DataFrame, spec: dict, plt):
+    """Original vs reproduction at a glance: one panel per table, x = ``categories`` (e.g. conditions x
+    criteria), a hollow marker for the original, a filled one for the reproduction, joined by a line.
+
+    ``spec``: ``tables, row_template`` (e.g. "ICC-C|{criterion}"), ``column_template`` (e.g.
+    "{condition}|{side}"), ``conditions, criteria, titles?, ylabel?, title?``.
+    """
+    values = audit.assign(shown=audit["value"].where(audit["value"].notna(), audit["published"])).set_index(
+        ["table", "row", "column"])["shown"]
+    categories = [(c, k) for c in spec["conditions"] for k in spec["criteria"]]
+    ncols = min(4, len(spec["tables"]))
+    nrows = -(-len(spec["tables"]) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.8 * nrows), squeeze=False, sharey=True)
+    for ax, table in zip(axes.flat, spec["tables"]):
+        for x, (condition, criterion) in enumerate(categories):
+            row = spec["row_template"].format(criterion=criterion)
+            pair = [values.get((table, row, spec["column_template"].format(condition=condition, side=side)), float("nan"))
+                    for side in ("original", "reproduction")]
+            color = PALETTE[spec["criteria"].index(criterion) % len(PALETTE)]
+            ax.plot([x, x], pair, color=color, linewidth=1)
+            ax.plot(x, pair[0], "o", mfc="white", mec=color)
+            ax.plot(x, pair[1], "o", color=color)
+        ax.set_xticks(range(len(categories)), [f"{c}\n{k[:4]}" for c, k in categories], fontsize=7)
+        ax.set_title(spec.get("titles", {}).get(table, table), fontsize=9)
+    for ax in axes.flat[len(spec["tables"]):]:
+        ax.set_visible(False)
+    axes[0, 0].set_ylabel(spec.get("ylabel", ""))
+    from matplotlib.lines import Line2D
+
+    fig.legend(handles=[Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="original (published)"),
+                        Line2D([], [], marker="o", color="black", ls="", label="reproduction (recomputed)")],
+               loc="upper right", frameon=False, fontsize=8)
+    if spec.get("title"):
+        fig.suptitle(spec["title"])
+    fig.tight_layout()
+    return fig
+
+
+def reliability_scatter(audit: pd.DataFrame, spec: dict, plt):
+    """One scatter per condition of per-participant reliabilities (x, y columns of ``points_table``, rows
+    ``<condition>|<participant>``), annotated with r and p from ``table`` (rows = conditions)."""
+    points = audit[audit["table"] == spec["points_table"]]
+    stats = audit[audit["table"] == spec["table"]].set_index(["row", "column"])["value"]
+    conditions = spec["conditions"]
+    fig, axes = plt.subplots(1, len(conditions), figsize=(3.2 * len(conditions), 3.2), squeeze=False, sharey=True)
+    for ax, condition in zip(axes[0], conditions):
+        part = points[points["row"].str.startswith(condition + "|")].pivot(index="row", columns="column", values="value")
+        ax.scatter(part[spec["x"]], part[spec["y"]], s=14, color=PALETTE[0])
+        ax.set_title(condition, fontsize=10)
+        ax.set_xlabel(f"{spec['x']} reliability")
+        r, p = stats.get((condition, "r"), float("nan")), stats.get((condition, "p"), float("nan"))
+        ax.text(0.04, 0.96, f"r = {r:.2f}\np = {p:.2g}", transform=ax.transAxes, va="top", fontsize=8)
+    axes[0, 0].set_ylabel(f"{spec['y']} reliability")
+    if spec.get("title"):
+        fig.suptitle(spec["title"])
+    fig.tight_layout()
+    return fig
+
+
+KINDS = {"bars": bars, "stacked_bars": stacked_bars, "interval_bars": interval_bars, "dumbbell": dumbbell,
+         "reliability_scatter": reliability_scatter}
 
 
 def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> list[Path]:

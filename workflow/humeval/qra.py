@@ -131,8 +131,9 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
     """
     out = []
     for entry in entries:
-        rows = entry["rows"]
-        source_table = entry["measurand_table"]
+        rows, source_table = entry.get("rows"), entry.get("measurand_table")
+        if entry["type"] in ("cv_star", "correlation") and (not rows or not source_table):
+            raise HumevalError(f"QRA {entry['type']} entry for table {entry['table']!r} needs rows and measurand_table")
         if entry["type"] == "cv_star":
             sides = [qra_inputs(numbers, published, source_table, rows, spec) for spec in entry["inputs"]]
             matrix = pd.concat(sides, axis=1)
@@ -153,6 +154,51 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
                     elif f"{method}.{key}" in cells:
                         row, column = cells[f"{method}.{key}"]
                         out.append((entry["table"], row, column, result[key]))
+        elif entry["type"] == "claims":
+            out += claim_numbers(numbers, published, entry)
         else:
-            raise HumevalError(f"unknown QRA type {entry['type']!r} (cv_star, correlation)")
+            raise HumevalError(f"unknown QRA type {entry['type']!r} (cv_star, correlation, claims)")
     return pd.DataFrame(out, columns=NUMBER_COLUMNS)
+
+
+_OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
+
+
+def _operand(numbers: pd.DataFrame, published: pd.DataFrame, operand, side: str) -> float:
+    """A claim operand: a number, or ``{table, row, column}`` where ``{side}`` in a label is the side;
+    the original side reads published numbers, the reproduction side recomputed ones (else published)."""
+    if isinstance(operand, (int, float)):
+        return float(operand)
+    cell = {k: str(v).format(side=side) for k, v in operand.items()}
+    sources = [published] if side == "original" else [numbers, published]
+    for source in sources:
+        hit = source[(source["table"] == cell["table"]) & (source["row"] == cell["row"])
+                     & (source["column"] == cell["column"])]
+        if not hit.empty and pd.notna(hit["value"].iloc[0]):
+            return float(hit["value"].iloc[0])
+    raise HumevalError(f"claim operand {cell} has no {side} value")
+
+
+def claim_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entry: dict) -> list[tuple]:
+    """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold; it is
+    evaluated on the original (published numbers) and on the reproduction (recomputed numbers).
+
+    Rows ``<claim>``: columns ``original``, ``reproduction`` (1 holds, 0 not) and ``replicated`` (1 when it
+    holds on both sides); rows ``<claim>.<k>``: the operands of comparison k on both sides.
+    """
+    out = []
+    for claim in entry["claims"]:
+        verdicts = {}
+        for side in ("original", "reproduction"):
+            holds = True
+            for k, comparison in enumerate(claim["comparisons"], 1):
+                left = _operand(numbers, published, comparison["left"], side)
+                right = _operand(numbers, published, comparison["right"], side)
+                holds &= bool(_OPERATORS[comparison["op"]](left, right))
+                out += [(entry["table"], f"{claim['id']}.{k}", f"{side}_left", left),
+                        (entry["table"], f"{claim['id']}.{k}", f"{side}_right", right)]
+            verdicts[side] = holds
+        out += [(entry["table"], claim["id"], "original", float(verdicts["original"])),
+                (entry["table"], claim["id"], "reproduction", float(verdicts["reproduction"])),
+                (entry["table"], claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"]))]
+    return out

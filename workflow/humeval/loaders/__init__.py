@@ -18,6 +18,9 @@ LOADERS: dict[str, str] = {
     "amt_pairwise_batch": "humeval.loaders.amt_pairwise_batch",
     "ms_forms_batches": "humeval.loaders.ms_forms_batches",
     "abc_eval_json": "humeval.loaders.abc_eval_json",
+    "qualtrics_survey": "humeval.loaders.qualtrics_survey",
+    "surveygizmo_workbook": "humeval.loaders.surveygizmo_workbook",
+    "auto_score_workbook": "humeval.loaders.auto_score_workbook",
 }
 
 

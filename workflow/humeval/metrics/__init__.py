@@ -30,6 +30,13 @@ METRICS: dict[str, str] = {
     "effect_size_diff": "humeval.metrics.effect_sizes:effect_size_diff_numbers",
     "likert_means": "humeval.metrics.effect_sizes:likert_mean_numbers",
     "pairwise_wins": "humeval.metrics.effect_sizes:pairwise_win_numbers",
+    "icc": "humeval.metrics.surveys:icc_numbers",
+    "mode_correlation": "humeval.metrics.surveys:mode_correlation_numbers",
+    "auto_correlation": "humeval.metrics.surveys:auto_correlation_numbers",
+    "original_vs_reproduction": "humeval.metrics.surveys:original_vs_reproduction_numbers",
+    "reliability_correlation": "humeval.metrics.surveys:reliability_correlation_numbers",
+    "timing": "humeval.metrics.surveys:timing_numbers",
+    "fre_agreement": "humeval.metrics.surveys:fre_agreement_numbers",
 }
 
 

@@ -1,0 +1,47 @@
+"""Loader for automatic metric scores kept in a workbook (Braggaar et al. 2022, Statistics/Table 9).
+
+Each configured sheet (one per criterion) has a column (``Ground Truth``) of continuous scores, one row per
+item in survey order: row i is context i // responses + 1, position i % responses + 1. The scores become
+tidy rows of side ``automatic`` judged by participant ``metric``, so metrics can align them with human
+ratings by item.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy rows (side ``side``, response type magnitude) of the automatic scores of one condition."""
+    require_inputs(inputs, ["workbook"], "auto_score_workbook", study)
+    path = inputs["workbook"]
+    responses, contexts = int(params["responses"]), int(params["contexts"])
+    column = params.get("column", "Ground Truth")
+    frames = []
+    for criterion, sheet in params["sheets"].items():
+        try:
+            frame = pd.read_excel(path, sheet_name=sheet)
+        except ValueError as exc:
+            raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
+        except Exception as exc:  # openpyxl raises several types for a damaged workbook
+            raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
+        if column not in frame.columns:
+            raise HumevalError(f"sheet {sheet!r} has no column {column!r}", file=path)
+        scores = pd.to_numeric(frame[column], errors="coerce")
+        if len(scores) != responses * contexts or scores.isna().any():
+            raise HumevalError(f"sheet {sheet!r}, column {column!r}: expected {responses * contexts} numeric rows, "
+                               f"found {len(scores)} ({int(scores.isna().sum())} not numeric)", file=path)
+        k = pd.RangeIndex(len(scores))
+        item = "c" + pd.Series(k // responses + 1).astype(str).str.zfill(2) + "r" + pd.Series(k % responses + 1).astype(str)
+        frames.append(pd.DataFrame({
+            "study": study, "side": side, "judgement_id": f"metric:{params['condition']}:{criterion}:" + item,
+            "participant": f"metric:{params['condition']}", "item": item, "criterion": criterion, "response_type": "magnitude",
+            "system": "pos" + pd.Series(k % responses + 1).astype(str), "system_b": "", "value": scores.to_numpy(),
+            "condition": params["condition"]}))
+    judgements = pd.concat(frames, ignore_index=True)
+    participants = pd.DataFrame({"study": [study], "side": [side], "participant": [f"metric:{params['condition']}"],
+                                 "condition": [params["condition"]]})
+    return judgements, participants

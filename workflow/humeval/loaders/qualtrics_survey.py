@@ -1,0 +1,119 @@
+"""Loader for a Qualtrics CSV export of a rating survey (Braggaar et al. 2022, ReproGen).
+
+Three header rows (export tags, full question texts, ImportId JSON); responses from the 4th row; UTF-8
+with quoted multi-line header cells. Columns 0..``metadata_columns``-1 are metadata (``Duration (in
+seconds)``, ``Finished``, ``ResponseId``, ...); then the item columns, parsed **by position** (the export
+tags are duplicated or wrong) and checked against the criterion word in each question text; the last
+two columns are the experience questions q1 and q2 (Yes/No). Values: the leading integer of each cell
+(Likert '6 = High Coherence' -> 6; magnitudes and ranks are integers). Participants are pseudonymised
+``ResponseId``s; their CSV row order is kept (``row``), since a published subgroup split depends on it.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+from humeval.loaders.survey_common import (check_criterion_words, check_range, item_layout, leading_integer,
+                                            tidy_from_wide, yes_no)
+from humeval.tidy import pseudonym
+
+
+def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> pd.Series:
+    """Response text per item from the question-text header row (first match of ``pattern``)."""
+    texts = {}
+    for text, (context, position, _) in zip(questions, layout.itertuples(index=False)):
+        match = re.search(pattern, str(text), flags=re.S)
+        if match and (context, position) not in texts:
+            texts[(context, position)] = re.sub(r"\s+", " ", match.group(1)).strip()
+    return pd.Series(texts, dtype=object)
+
+
+def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Series:
+    """The two context turns (Person A, Person B) of each context from a Qualtrics survey definition (.qsf):
+    the descriptive-text elements (QuestionType DB) tagged ``C1``..``C<contexts>``, joined by a space."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            survey = json.load(handle)
+        questions = {e["Payload"].get("DataExportTag"): e["Payload"].get("QuestionText", "")
+                     for e in survey["SurveyElements"] if e.get("Element") == "SQ"
+                     and e["Payload"].get("QuestionType") == "DB"}
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError) as exc:
+        raise HumevalError(f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {exc}",
+                           file=path) from None
+    texts = {}
+    for context in range(1, contexts + 1):
+        name = tag.format(context=context)
+        if name not in questions:
+            raise HumevalError(f"no descriptive-text element tagged {name!r}", file=path)
+        plain = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", questions[name])))
+        match = re.search(r"Person A:\s*(.*?)\s*Person B:\s*(.*?)\s*Your task", plain)
+        if not match:
+            raise HumevalError(f"element {name!r}: no 'Person A: ... Person B: ...' turns", file=path)
+        texts[context] = f"{match.group(1)} {match.group(2)}"
+    return pd.Series(texts)
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements and participants of one Qualtrics export (one condition); with the optional
+    ``qsf`` input, the context turns are added as ``context_text`` (and ``response_text`` from the
+    question-text header row when ``response_text_pattern`` is set)."""
+    require_inputs(inputs, ["survey"], "qualtrics_survey", study)
+    path = inputs["survey"]
+    try:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, encoding="utf-8")
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise HumevalError(f"cannot parse the Qualtrics export as UTF-8 CSV: {exc}", file=path) from None
+    criteria = params.get("criteria", ["readability", "coherence"])
+    layout = item_layout(int(params["contexts"]), int(params["responses"]), params["layout"], criteria)
+    first = int(params.get("metadata_columns", 11))
+    expected = first + len(layout) + 2
+    if raw.shape[1] != expected:
+        raise HumevalError(f"{raw.shape[1]} columns, expected {expected} ({first} metadata, {len(layout)} item "
+                           "columns, q1, q2)", file=path)
+    if raw.shape[0] <= 3:
+        raise HumevalError("no response below the three header rows", file=path)
+    tags, questions, body = raw.iloc[0], raw.iloc[1], raw.iloc[3:].reset_index(drop=True)
+    for name in ("ResponseId", "Duration (in seconds)", "Finished"):
+        if name not in set(tags.iloc[:first]):
+            raise HumevalError(f"metadata column {name!r} missing from the first {first} columns", file=path)
+    meta = body.iloc[:, :first].set_axis(list(tags.iloc[:first]), axis=1)
+    check_criterion_words(list(questions.iloc[first:first + len(layout)]), layout, path, first,
+                          params.get("criterion_spellings"))
+
+    def column_of(k):
+        return f"row {4 + k % len(body)}, column {first + k // len(body)}"
+
+    cells = body.iloc[:, first:first + len(layout)]
+    values = leading_integer(cells.T.stack(future_stack=True).reset_index(drop=True), path, column_of)
+    check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
+    ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
+    participant = meta["ResponseId"].map(lambda r: pseudonym(r, study))
+    if participant.duplicated().any():
+        raise HumevalError(f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice",
+                           file=path)
+    condition, design = params["condition"], params["design"]
+    judgements = tidy_from_wide(ratings, layout, participant, study=study, side=side, condition=condition,
+                                design=design)
+    if params.get("response_text_pattern"):
+        texts = response_texts(list(questions.iloc[first:first + len(layout)]), layout, params["response_text_pattern"])
+        judgements["response_text"] = [texts.get((c, p), "") for c, p in zip(judgements["context"], judgements["position"])]
+    if inputs.get("qsf"):
+        judgements["context_text"] = judgements["context"].map(context_texts(inputs["qsf"], int(params["contexts"])))
+    duration = pd.to_numeric(meta["Duration (in seconds)"], errors="coerce")
+    if duration.isna().any():
+        raise HumevalError(f"row {4 + int(duration.isna().to_numpy().argmax())}: Duration (in seconds) is not a number",
+                           file=path)
+    participants = pd.DataFrame({
+        "study": study, "side": side, "participant": participant, "condition": condition,
+        "row": range(len(body)), "duration_s": duration, "minutes": duration / 60,
+        "finished": meta["Finished"].str.lower() == "true",
+        "q1": yes_no(body.iloc[:, -2], path, f"{expected - 2} (q1)"),
+        "q2": yes_no(body.iloc[:, -1], path, f"{expected - 1} (q2)"),
+    })
+    return judgements, participants

@@ -1,0 +1,60 @@
+"""Loader for the original study's SurveyGizmo export kept in a workbook (Santhanam & Shaikh 2019, "INLG").
+
+Sheet ``original_data``: one header row, one row per participant; ``metadata_columns`` metadata columns
+(among them an MTurk worker id, IP address, longitude, latitude and city: never read), then the item
+columns by position, then q1, q2 (Yes/No in any case), a confirmation code (never read), and the time
+columns ``Time Spent`` and ``Time Minutes``. The ``Response ID`` cells are empty in these workbooks, so a
+participant is its data row (``<condition>:row<k>``, pseudonymised).
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.loaders import require_inputs
+from humeval.loaders.survey_common import check_criterion_words, check_range, item_layout, tidy_from_wide, yes_no
+from humeval.tidy import pseudonym
+
+
+def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements and participants of one INLG workbook (one condition)."""
+    require_inputs(inputs, ["workbook"], "surveygizmo_workbook", study)
+    path = inputs["workbook"]
+    sheet = params.get("sheet", "original_data")
+    try:
+        raw = pd.read_excel(path, sheet_name=sheet, header=None, dtype=str)
+    except ValueError as exc:
+        raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
+    except Exception as exc:  # openpyxl raises several types for a damaged workbook
+        raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
+    criteria = params.get("criteria", ["readability", "coherence"])
+    layout = item_layout(int(params["contexts"]), int(params["responses"]), params["layout"], criteria)
+    first = int(params.get("metadata_columns", 18))
+    header, body = raw.iloc[0].fillna(""), raw.iloc[1:].reset_index(drop=True)
+    names = list(header)
+    q1 = first + len(layout)
+    body = body[body.iloc[:, first:q1].notna().any(axis=1)].reset_index(drop=True)
+    for name in ("Time Minutes",):
+        if name not in names:
+            raise HumevalError(f"column {name!r} missing from sheet {sheet!r}", file=path)
+    check_criterion_words(list(header.iloc[first:q1]), layout, path, first, params.get("criterion_spellings"))
+
+    def column_of(k):
+        return f"sheet {sheet!r} row {2 + k % len(body)}, column {first + k // len(body)}"
+
+    values = pd.to_numeric(body.iloc[:, first:q1].T.stack(future_stack=True).reset_index(drop=True), errors="coerce")
+    if values.isna().any():
+        raise HumevalError(f"{column_of(int(values.isna().to_numpy().argmax()))}: not a number", file=path)
+    check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
+    ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
+    condition, design = params["condition"], params["design"]
+    participant = pd.Series([pseudonym(f"{condition}:row{k}", study) for k in range(len(body))])
+    judgements = tidy_from_wide(ratings, layout, participant, study=study, side=side, condition=condition,
+                                design=design)
+    participants = pd.DataFrame({
+        "study": study, "side": side, "participant": participant, "condition": condition, "row": range(len(body)),
+        "minutes": pd.to_numeric(body.iloc[:, names.index("Time Minutes")], errors="coerce"),
+        "q1": yes_no(body.iloc[:, q1], path, f"{q1} (q1)"), "q2": yes_no(body.iloc[:, q1 + 1], path, f"{q1 + 1} (q2)"),
+    })
+    return judgements, participants

@@ -1,0 +1,237 @@
+"""Rating-design metrics (Santhanam & Shaikh 2019; Braggaar et al. 2022, Tables 1-10 and Figure 1).
+
+- ICC(C,k) and ICC(A,k) (McGraw & Wong; R ``irr::icc(model="twoway", unit="average")``) with pingouin:
+  targets = items, raters = participants, no transformation of the scores.
+- Subgroups: above/below the mean completion time, and the answers to the two experience questions.
+  The authors' Likert time split (``time_split: published``) compared each participant's rounded minutes
+  with the mean of *that row and all later rows* (an unanchored spreadsheet range); ``corrected`` uses the
+  mean of all participants, as for the other designs.
+- Per-item mode with spreadsheet MODE semantics; Spearman correlations with scipy (asymptotic p).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import StudyData, numbers_frame
+from humeval.qra import round_half_up
+
+ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
+
+
+def spreadsheet_mode(frame: pd.DataFrame, order: str = "row") -> pd.Series:
+    """Per item, the most frequent value; ties go to the value whose first occurrence (in ``order``,
+    the participants' row order) is earliest, as a spreadsheet's MODE does.
+
+    >>> f = pd.DataFrame({"item": ["i"] * 4, "value": [3, 5, 5, 3], "row": [0, 1, 2, 3]})
+    >>> spreadsheet_mode(f).tolist()
+    [3]
+    """
+    counts = frame.groupby(["item", "value"], as_index=False).agg(count=("value", "size"), first=(order, "min"))
+    best = counts.sort_values(["item", "count", "first"], ascending=[True, False, True]).drop_duplicates("item")
+    return best.set_index("item")["value"]
+
+
+def unanchored_time_split(minutes: pd.Series) -> pd.Series:
+    """The authors' spreadsheet split: above iff round(m_i) >= mean(round(m_i), ..., round(m_last)).
+
+    ``minutes`` in participant row order; rounding half up as a spreadsheet does.
+
+    >>> unanchored_time_split(pd.Series([10.0, 30.0, 20.0])).tolist()  # 10 < 20, 30 >= 25, 20 >= 20
+    [False, True, True]
+    """
+    rounded = minutes.map(lambda m: round_half_up(float(m), 0)).to_numpy()
+    tail_means = np.cumsum(rounded[::-1])[::-1] / np.arange(len(rounded), 0, -1)
+    return pd.Series(rounded >= tail_means, index=minutes.index)
+
+
+def subgroup_members(participants: pd.DataFrame, subgroup: str, *, time_split: str = "corrected") -> pd.Series:
+    """Participants (of one side and condition, in row order) in ``subgroup``: all, above, below,
+    q1yes, q1no, q2yes, q2no."""
+    people = participants.sort_values("row", key=pd.to_numeric)
+    if subgroup == "all":
+        keep = pd.Series(True, index=people.index)
+    elif subgroup in ("above", "below"):
+        minutes = pd.to_numeric(people["minutes"])
+        above = unanchored_time_split(minutes) if time_split == "published" else minutes > minutes.mean()
+        keep = above if subgroup == "above" else ~above
+    elif subgroup[:2] in ("q1", "q2") and subgroup[2:] in ("yes", "no"):
+        keep = people[subgroup[:2]] == subgroup[2:]
+    else:
+        raise HumevalError(f"unknown subgroup {subgroup!r}")
+    return people.loc[keep, "participant"]
+
+
+def icc(frame: pd.DataFrame) -> dict:
+    """ICC(C,k) and ICC(A,k) with pingouin (targets = items, raters = participants) and their F-test p."""
+    import pingouin
+
+    table = pingouin.intraclass_corr(data=frame, targets="item", raters="participant", ratings="value")
+    table = table.set_index("Type")
+    return {name: (float(table.loc[kind, "ICC"]), float(table.loc[kind, "pval"])) for name, kind in ICC_TYPES.items()}
+
+
+def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list, criteria: list,
+                side: str = "reproduction", time_split: dict | None = None) -> pd.DataFrame:
+    """An ICC table of one subgroup: rows ``<ICC-C|ICC-A>|<criterion>`` (+ ``...|p``) and ``n``, columns
+    ``<condition>|<side>``. ``time_split`` maps a condition to ``published`` or ``corrected``."""
+    out = []
+    for condition in conditions:
+        people = data.participants[(data.participants["side"] == side) & (data.participants["condition"] == condition)]
+        split = (time_split or {}).get(condition, "corrected")
+        members = set(subgroup_members(people, subgroup, time_split=split))
+        column = f"{condition}|{side}"
+        out.append(("n", column, float(len(members))))
+        part = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
+                         & data.kept["participant"].isin(members)]
+        for criterion in criteria:
+            for name, (value, p) in icc(part[part["criterion"] == criterion]).items():
+                out += [(f"{name}|{criterion}", column, value), (f"{name}|{criterion}|p", column, p)]
+    return numbers_frame(table, out)
+
+
+def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
+    frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
+                      & (data.kept["criterion"] == criterion)]
+    rows = pd.to_numeric(data.participants[data.participants["side"] == side].set_index("participant")["row"])
+    return spreadsheet_mode(frame.assign(row=frame["participant"].map(rows)))
+
+
+def _human_modes(data: StudyData, condition: str, criterion: str, readability_modes: str) -> pd.Series:
+    """Reproduction per-item modes; with ``published``, the Likert readability modes are the original's
+    (the authors' data error)."""
+    side = "original" if (readability_modes == "published" and condition == "Likert"
+                          and criterion == "readability") else "reproduction"
+    return _modes(data, side, condition, criterion)
+
+
+def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
+    from scipy import stats
+
+    joined = pd.concat([x.rename("x"), y.rename("y")], axis=1, join="inner")
+    result = stats.spearmanr(joined["x"], joined["y"])
+    return float(result.statistic), float(result.pvalue)
+
+
+def mode_correlation_numbers(data: StudyData, *, table: str, conditions: list,
+                             likert_readability_modes: str = "corrected") -> pd.DataFrame:
+    """Table 9: Spearman between the per-item modes of coherence and readability, per condition."""
+    out = []
+    for condition in conditions:
+        rho, p = _spearman(_human_modes(data, condition, "coherence", likert_readability_modes),
+                           _human_modes(data, condition, "readability", likert_readability_modes))
+        out += [("rho", f"{condition}|reproduction", rho), ("p", f"{condition}|reproduction", p)]
+    return numbers_frame(table, out)
+
+
+def auto_correlation_numbers(data: StudyData, *, table: str, conditions: list, criteria: list,
+                             likert_readability_modes: str = "corrected") -> pd.DataFrame:
+    """Table 8: Spearman between the per-item mode of the human rating and the automatic score."""
+    out = []
+    for condition in conditions:
+        for criterion in criteria:
+            auto = data.kept[(data.kept["side"] == "automatic") & (data.kept["condition"] == condition)
+                             & (data.kept["criterion"] == criterion)].set_index("item")["value"]
+            rho, p = _spearman(_human_modes(data, condition, criterion, likert_readability_modes), auto)
+            out += [(criterion, f"{condition}|reproduction", rho), (f"{criterion}|p", f"{condition}|reproduction", p)]
+    return numbers_frame(table, out)
+
+
+def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions: list, criteria: list) -> pd.DataFrame:
+    """Table 10: Spearman over items between original (INLG) and reproduction per-item means and modes."""
+    out = []
+    for condition in conditions:
+        for criterion in criteria:
+            sides = {}
+            for side in ("original", "reproduction"):
+                frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
+                                  & (data.kept["criterion"] == criterion)]
+                sides[side] = (frame.groupby("item")["value"].mean(), _modes(data, side, condition, criterion))
+            for k, statistic in enumerate(("mean", "mode")):
+                rho, p = _spearman(sides["original"][k], sides["reproduction"][k])
+                out += [(f"{criterion}|{statistic}", condition, rho), (f"{criterion}|{statistic}|p", condition, p)]
+    return numbers_frame(table, out)
+
+
+def leave_one_out_reliability(frame: pd.DataFrame) -> pd.Series:
+    """Per participant, Spearman between their item scores and the mean of all other participants' scores
+    (NaN where a participant's scores are constant)."""
+    from scipy import stats
+
+    wide = frame.pivot(index="item", columns="participant", values="value")
+    totals = wide.sum(axis=1)
+    others = (totals.to_numpy()[:, None] - wide.to_numpy()) / (wide.shape[1] - 1)
+    ranks_self = wide.rank().to_numpy()
+    ranks_others = pd.DataFrame(others).rank().to_numpy()
+    rho = [stats.pearsonr(ranks_self[:, k], ranks_others[:, k]).statistic if np.ptp(ranks_self[:, k]) > 0 else np.nan
+           for k in range(wide.shape[1])]
+    return pd.Series(rho, index=wide.columns)
+
+
+def reliability_correlation_numbers(data: StudyData, *, table: str, conditions: list, points_table: str,
+                                    side: str = "reproduction", exclude_unfinished: bool = False) -> pd.DataFrame:
+    """Figure 1: Spearman, across participants, between coherence and readability reliability; the
+    per-participant reliabilities (the scatter's points) go to ``points_table``. ``exclude_unfinished``
+    leaves out responses with Finished = False (the authors' Figure 1 did, as its BME p-value shows)."""
+    out, points = [], []
+    unfinished = set()
+    if exclude_unfinished and "finished" in data.participants.columns:
+        unfinished = set(data.participants.loc[data.participants["finished"].astype(str).str.lower() == "false",
+                                               "participant"])
+    for condition in conditions:
+        frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
+                          & ~data.kept["participant"].isin(unfinished)]
+        reliability = pd.concat({c: leave_one_out_reliability(frame[frame["criterion"] == c])
+                                 for c in ("coherence", "readability")}, axis=1).dropna()
+        rho, p = _spearman(reliability["coherence"], reliability["readability"])
+        out += [(condition, "r", rho), (condition, "p", p), (condition, "n", float(len(reliability)))]
+        points += [(f"{condition}|{participant}", criterion, float(value))
+                   for participant, row in reliability.iterrows() for criterion, value in row.items()]
+    return pd.concat([numbers_frame(table, out), numbers_frame(points_table, points)], ignore_index=True)
+
+
+def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction") -> pd.DataFrame:
+    """Mean and SD (ddof = 1) of the completion time in minutes per condition."""
+    out = []
+    for condition in conditions:
+        minutes = pd.to_numeric(data.participants.loc[(data.participants["side"] == side)
+                                                      & (data.participants["condition"] == condition), "minutes"])
+        out += [(condition, "mean_minutes", float(minutes.mean())), (condition, "sd_minutes", float(minutes.std(ddof=1)))]
+    return numbers_frame(table, out)
+
+
+def flesch_reading_ease(texts: pd.Series, model: str | None = None) -> pd.Series:
+    """Flesch Reading Ease of each text with textacy (``text_stats.flesch_reading_ease`` on a spaCy Doc).
+
+    The pipeline is ``spacy.blank("en")`` + ``sentencizer`` unless ``model`` names an installed spaCy
+    model (the authors used ``en_core_web_sm``; sentence splits, hence a few scores, may differ).
+    """
+    import spacy
+    from textacy import text_stats
+
+    if model:
+        nlp = spacy.load(model)
+    else:
+        nlp = spacy.blank("en")
+        nlp.add_pipe("sentencizer")
+    return pd.Series([text_stats.flesch_reading_ease(doc) for doc in nlp.pipe(texts.tolist())], index=texts.index)
+
+
+def fre_agreement_numbers(data: StudyData, *, table: str, condition: str, model: str | None = None) -> pd.DataFrame:
+    """FRE recomputed on context turns + response vs the authors' automatic readability scores: the share
+    equal at 2 decimals, the share within 1 point, Spearman rho, and n items."""
+    frame = data.tidy[(data.tidy["side"] == "reproduction") & (data.tidy["condition"] == condition)]
+    if "context_text" not in frame.columns or "response_text" not in frame.columns:
+        raise HumevalError("metric fre_agreement: the tidy table has no context_text/response_text (give the "
+                           "Qualtrics loader the qsf input and a response_text_pattern)")
+    texts = frame.drop_duplicates("item").set_index("item")
+    fre = flesch_reading_ease(texts["context_text"].astype(str) + " " + texts["response_text"].astype(str), model)
+    auto = data.tidy[(data.tidy["side"] == "automatic") & (data.tidy["condition"] == condition)
+                     & (data.tidy["criterion"] == "readability")].set_index("item")["value"]
+    joined = pd.concat([fre.rename("fre"), auto.rename("auto")], axis=1, join="inner")
+    rho, _ = _spearman(joined["fre"], joined["auto"])
+    difference = (joined["fre"].round(2) - joined["auto"].round(2)).abs()
+    return numbers_frame(table, [(condition, "n", float(len(joined))), (condition, "exact", float((difference < 0.005).mean())),
+                                 (condition, "within_1", float((difference <= 1).mean())), (condition, "spearman", rho)])
