@@ -28,7 +28,13 @@ def test_missing_key_names_file_and_key(tmp_path):
     with pytest.raises(HumevalError) as info:
         load_study(path)
     message = str(info.value)
-    assert str(path) in message and "key raw.0.sha256" in message and "'sha256' is a required property" in message
+    assert str(path) in message and "key raw.0: needs 'sha256' or 'git_blob'" in message
+
+
+def test_missing_required_key_names_it(tmp_path):
+    path = write_variant(tmp_path, lambda s: s["raw"][0].pop("url"))
+    with pytest.raises(HumevalError, match=r"key raw\.0\.url: 'url' is a required property"):
+        load_study(path)
 
 
 def test_malformed_sha256_is_rejected(tmp_path):

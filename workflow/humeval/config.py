@@ -32,6 +32,9 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
         error = errors[0]
         key = ".".join(str(p) for p in error.absolute_path) or "(top level)"
         expected = error.schema.get("description", "")
+        if error.validator == "anyOf" and all(set(option) == {"required"} for option in error.validator_value):
+            names = " or ".join(repr(k) for option in error.validator_value for k in option["required"])
+            raise HumevalError(f"key {key}: needs {names}", file=source)
         if error.validator == "required":
             missing = next((k for k in error.validator_value if k not in error.instance), None)
             key = f"{key}.{missing}" if error.absolute_path else str(missing)
