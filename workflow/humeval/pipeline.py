@@ -64,11 +64,13 @@ def metrics_study(study: dict, kept, tidy, participants, exclusions) -> pd.DataF
     return compute_metrics(data, study.get("metrics", []))
 
 
-def qra_study(study: dict, numbers: pd.DataFrame) -> pd.DataFrame:
-    """QRA numbers from the metric numbers and the published inputs."""
-    from humeval.qra import qra_numbers
+def qra_study(study: dict, numbers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """QRA numbers from the metric numbers and the published inputs, and the inputs each used."""
+    from humeval.qra import qra_inputs_frame, qra_numbers
 
-    return qra_numbers(numbers, published_frame(published_blocks(study)), study.get("qra", []))
+    published = published_frame(published_blocks(study))
+    entries = study.get("qra", [])
+    return qra_numbers(numbers, published, entries), qra_inputs_frame(numbers, published, entries)
 
 
 def audit_study(study: dict, metric_numbers: pd.DataFrame, qra: pd.DataFrame) -> pd.DataFrame:

@@ -121,6 +121,31 @@ def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows:
     return values
 
 
+def qra_inputs_frame(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
+    """For the cross-study summary: per Type I/II result row, the input values and the recipe used.
+
+    Columns ``type, table, row, inputs`` (values ``;``-separated, in the entry's side order) and ``recipe``.
+    """
+    rows = []
+    for entry in entries:
+        if entry["type"] == "cv_star":
+            sides = [qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], spec) for spec in entry["inputs"]]
+            recipe = "; ".join(f"{spec['column']} {spec.get('source', 'recomputed')}"
+                               + (f" rounded to {spec['round']}" if spec.get("round") is not None else "")
+                               for spec in entry["inputs"]) + f"; shift {entry.get('shift', 0)}"
+            for row in entry["rows"]:
+                rows.append(("cv_star", entry["table"], row, ";".join(f"{s[row]:g}" for s in sides), recipe))
+        elif entry["type"] == "correlation":
+            x = qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], entry["x"])
+            y = qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], entry["y"])
+            recipe = (f"x = {entry['x']['column']} {entry['x'].get('source', 'recomputed')}, y = {entry['y']['column']} "
+                      f"{entry['y'].get('source', 'recomputed')}; rows {', '.join(entry['rows'])}")
+            for method in entry.get("methods", ["pearson", "spearman"]):
+                rows.append((method, entry["table"], method, ";".join(f"{v:g}" for v in x) + " | "
+                             + ";".join(f"{v:g}" for v in y), recipe))
+    return pd.DataFrame(rows, columns=["type", "table", "row", "inputs", "recipe"])
+
+
 def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
     """Run the study's QRA entries; return their numbers (table, row, column, value).
 
@@ -165,13 +190,12 @@ _OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.le
 
 
 def _operand(numbers: pd.DataFrame, published: pd.DataFrame, operand, side: str) -> float:
-    """A claim operand: a number, or ``{table, row, column}`` where ``{side}`` in a label is the side;
-    the original side reads published numbers, the reproduction side recomputed ones (else published)."""
+    """A claim operand: a number, or ``{table, row, column}`` where ``{side}`` in a label is replaced by the
+    side's label; the recomputed value is used where there is one, else the published one."""
     if isinstance(operand, (int, float)):
         return float(operand)
     cell = {k: str(v).format(side=side) for k, v in operand.items()}
-    sources = [published] if side == "original" else [numbers, published]
-    for source in sources:
+    for source in (numbers, published):
         hit = source[(source["table"] == cell["table"]) & (source["row"] == cell["row"])
                      & (source["column"] == cell["column"])]
         if not hit.empty and pd.notna(hit["value"].iloc[0]):
@@ -181,19 +205,22 @@ def _operand(numbers: pd.DataFrame, published: pd.DataFrame, operand, side: str)
 
 def claim_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entry: dict) -> list[tuple]:
     """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold; it is
-    evaluated on the original (published numbers) and on the reproduction (recomputed numbers).
+    evaluated on the original and on the reproduction side (``labels`` maps each side to the text that
+    replaces ``{side}`` in operand labels, e.g. ``O`` and ``R``), reading recomputed values where there
+    are any and published ones otherwise.
 
     Rows ``<claim>``: columns ``original``, ``reproduction`` (1 holds, 0 not) and ``replicated`` (1 when it
     holds on both sides); rows ``<claim>.<k>``: the operands of comparison k on both sides.
     """
     out = []
+    labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
     for claim in entry["claims"]:
         verdicts = {}
         for side in ("original", "reproduction"):
             holds = True
             for k, comparison in enumerate(claim["comparisons"], 1):
-                left = _operand(numbers, published, comparison["left"], side)
-                right = _operand(numbers, published, comparison["right"], side)
+                left = _operand(numbers, published, comparison["left"], labels[side])
+                right = _operand(numbers, published, comparison["right"], labels[side])
                 holds &= bool(_OPERATORS[comparison["op"]](left, right))
                 out += [(entry["table"], f"{claim['id']}.{k}", f"{side}_left", left),
                         (entry["table"], f"{claim['id']}.{k}", f"{side}_right", right)]

@@ -4,7 +4,9 @@ from humeval.runner import run
 
 
 def main():
-    qra_study(snakemake.params.study, read_csv(snakemake.input.numbers)).to_csv(snakemake.output.qra, index=False)
+    numbers, inputs = qra_study(snakemake.params.study, read_csv(snakemake.input.numbers))
+    numbers.to_csv(snakemake.output.qra, index=False)
+    inputs.to_csv(snakemake.output.inputs, index=False)
 
 
 run(snakemake, main)
