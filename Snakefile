@@ -20,6 +20,7 @@ include: "workflow/rules/metrics.smk"
 include: "workflow/rules/qra.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/summary.smk"
 
 
 rule all:

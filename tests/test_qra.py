@@ -43,6 +43,8 @@ def test_qra_numbers_uses_published_and_rounded_recomputed_inputs():
     entries = [{"type": "cv_star", "table": "q", "measurand_table": "t", "rows": ["a", "b"],
                 "inputs": [{"column": "orig", "source": "published"},
                            {"column": "repro", "source": "recomputed", "round": 2}]}]
-    out = qra_numbers(numbers, published, entries).set_index("row")["value"]
+    out, summary = qra_numbers(numbers, published, entries)
+    out = out.set_index("row")["value"]
+    assert summary["inputs"].tolist() == ["36;23", "-16;-8.67"]
     assert out["a"] == pytest.approx(cv_star([36, 23.00]))
     assert out["b"] == pytest.approx(cv_star([-16, -8.67]))

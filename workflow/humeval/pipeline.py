@@ -65,12 +65,11 @@ def metrics_study(study: dict, kept, tidy, participants, exclusions) -> pd.DataF
 
 
 def qra_study(study: dict, numbers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """QRA numbers from the metric numbers and the published inputs, and the inputs each used."""
-    from humeval.qra import qra_inputs_frame, qra_numbers
+    """QRA numbers from the metric numbers and the published inputs, and a summary of each Type I/II
+    result with the inputs and recipe it used."""
+    from humeval.qra import qra_numbers
 
-    published = published_frame(published_blocks(study))
-    entries = study.get("qra", [])
-    return qra_numbers(numbers, published, entries), qra_inputs_frame(numbers, published, entries)
+    return qra_numbers(numbers, published_frame(published_blocks(study)), study.get("qra", []))
 
 
 def audit_study(study: dict, metric_numbers: pd.DataFrame, qra: pd.DataFrame) -> pd.DataFrame:

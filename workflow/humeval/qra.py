@@ -121,40 +121,26 @@ def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows:
     return values
 
 
-def qra_inputs_frame(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
-    """For the cross-study summary: per Type I/II result row, the input values and the recipe used.
-
-    Columns ``type, table, row, inputs`` (values ``;``-separated, in the entry's side order) and ``recipe``.
-    """
-    rows = []
-    for entry in entries:
-        if entry["type"] == "cv_star":
-            sides = [qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], spec) for spec in entry["inputs"]]
-            recipe = "; ".join(f"{spec['column']} {spec.get('source', 'recomputed')}"
-                               + (f" rounded to {spec['round']}" if spec.get("round") is not None else "")
-                               for spec in entry["inputs"]) + f"; shift {entry.get('shift', 0)}"
-            for row in entry["rows"]:
-                rows.append(("cv_star", entry["table"], row, ";".join(f"{s[row]:g}" for s in sides), recipe))
-        elif entry["type"] == "correlation":
-            x = qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], entry["x"])
-            y = qra_inputs(numbers, published, entry["measurand_table"], entry["rows"], entry["y"])
-            recipe = (f"x = {entry['x']['column']} {entry['x'].get('source', 'recomputed')}, y = {entry['y']['column']} "
-                      f"{entry['y'].get('source', 'recomputed')}; rows {', '.join(entry['rows'])}")
-            for method in entry.get("methods", ["pearson", "spearman"]):
-                rows.append((method, entry["table"], method, ";".join(f"{v:g}" for v in x) + " | "
-                             + ";".join(f"{v:g}" for v in y), recipe))
-    return pd.DataFrame(rows, columns=["type", "table", "row", "inputs", "recipe"])
+SUMMARY_COLUMNS = ["type", "table", "measurand", "value", "p", "p_exact", "inputs", "recipe"]
 
 
-def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
-    """Run the study's QRA entries; return their numbers (table, row, column, value).
+def _recipe(spec: dict) -> str:
+    rounding = f" rounded to {spec['round']}" if spec.get("round") is not None else ""
+    return f"{spec['column']} {spec.get('source', 'recomputed')}{rounding}"
+
+
+def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame,
+                entries: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Run the study's QRA entries; return their numbers (table, row, column, value) and a summary with
+    one row per Type I/II result: the value, p-values, the inputs used and the recipe.
 
     ``type: cv_star`` writes ``<table>/<row>/<column>`` per measurand row from its ``inputs`` sides
     (and, with ``sd_column``, the corrected SD s/c4(n) beside it);
     ``type: correlation`` writes rows ``pearson``/``spearman`` with columns ``r``, ``p``, ``p_exact``, or,
-    with ``cells: {"<method>.<r|p|p_exact>": [row, column]}``, just the mapped statistics where mapped.
+    with ``cells: {"<method>.<r|p|p_exact>": [row, column]}``, just the mapped statistics where mapped;
+    ``type: claims`` evaluates the claims (Type IV, :func:`claim_numbers`).
     """
-    out = []
+    out, summary = [], []
     for entry in entries:
         rows, source_table = entry.get("rows"), entry.get("measurand_table")
         if entry["type"] in ("cv_star", "correlation") and (not rows or not source_table):
@@ -162,17 +148,23 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
         if entry["type"] == "cv_star":
             sides = [qra_inputs(numbers, published, source_table, rows, spec) for spec in entry["inputs"]]
             matrix = pd.concat(sides, axis=1)
+            recipe = "; ".join(_recipe(spec) for spec in entry["inputs"]) + f"; shift {entry.get('shift', 0)}"
             for row, values in matrix.iterrows():
-                out.append((entry["table"], row, entry.get("column", "cv_star"),
-                            cv_star(values.to_numpy(), entry.get("shift", 0.0))))
+                value = cv_star(values.to_numpy(), entry.get("shift", 0.0))
+                out.append((entry["table"], row, entry.get("column", "cv_star"), value))
+                summary.append(("cv_star", entry["table"], row, value, np.nan, np.nan,
+                                ";".join(f"{v:g}" for v in values), recipe))
                 if entry.get("sd_column"):
                     out.append((entry["table"], row, entry["sd_column"], sd_star(values.to_numpy())))
         elif entry["type"] == "correlation":
             x = qra_inputs(numbers, published, source_table, rows, entry["x"])
             y = qra_inputs(numbers, published, source_table, rows, entry["y"])
+            recipe = f"x = {_recipe(entry['x'])}, y = {_recipe(entry['y'])}; n = {len(rows)}"
             cells = entry.get("cells")
             for method in entry.get("methods", ["pearson", "spearman"]):
                 result = correlation(x.to_numpy(), y.to_numpy(), method)
+                summary.append((method, entry["table"], ", ".join(rows), result["r"], result["p"], result["p_exact"],
+                                ";".join(f"{v:g}" for v in x) + " | " + ";".join(f"{v:g}" for v in y), recipe))
                 for key in ("r", "p", "p_exact"):
                     if cells is None:
                         out.append((entry["table"], method, key, result[key]))
@@ -183,7 +175,7 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entries: list[di
             out += claim_numbers(numbers, published, entry)
         else:
             raise HumevalError(f"unknown QRA type {entry['type']!r} (cv_star, correlation, claims)")
-    return pd.DataFrame(out, columns=NUMBER_COLUMNS)
+    return pd.DataFrame(out, columns=NUMBER_COLUMNS), pd.DataFrame(summary, columns=SUMMARY_COLUMNS)
 
 
 _OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}

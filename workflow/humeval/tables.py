@@ -66,3 +66,21 @@ def markdown_table(audit: pd.DataFrame, table: dict) -> str:
     title = f"**{table['id']}**" + (f": {table['title']}" if table.get("title") else "")
     notes = "".join(f"\n- {mark} {'; '.join(cells)}: {text}" for (mark, text), cells in footnotes.items())
     return f"{title}\n\n" + "\n".join(lines) + "\n" + (f"\nNotes:{notes}\n" if notes else "")
+
+
+def frame_markdown(frame: pd.DataFrame, decimals: int = 3) -> str:
+    """A plain data frame as a GitHub Markdown table (numbers at ``decimals``, text as is, pipes escaped).
+
+    >>> print(frame_markdown(pd.DataFrame({"a": ["x|y"], "b": [0.12345]})))
+    | a | b |
+    |---|---|
+    | x\\|y | 0.123 |
+    """
+    def cell(value):
+        if isinstance(value, float):
+            return format_number(value, decimals)
+        return str(value).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
+    return "\n".join(lines)

@@ -57,4 +57,4 @@ def get_final_output():
     for study in STUDIES:
         outputs += [results(study, p) for p in ("tidy/judgements.csv", "tidy/participants.csv",
                                                 "exclusions.csv", "numbers.csv", "tables", "figures")]
-    return outputs
+    return outputs + ["results/summary/qra.csv", "results/summary/claims.csv", "results/summary/audit.csv"]

@@ -5,7 +5,7 @@ rule qra:
         code=CODE_VERSION,
     output:
         qra="results/{study}/intermediate/qra.csv",
-        inputs="results/{study}/intermediate/qra_inputs.csv",
+        summary="results/{study}/intermediate/qra_summary.csv",
     log:
         "results/logs/qra/{study}.log",
     params:

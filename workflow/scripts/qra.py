@@ -4,9 +4,9 @@ from humeval.runner import run
 
 
 def main():
-    numbers, inputs = qra_study(snakemake.params.study, read_csv(snakemake.input.numbers))
+    numbers, summary = qra_study(snakemake.params.study, read_csv(snakemake.input.numbers))
     numbers.to_csv(snakemake.output.qra, index=False)
-    inputs.to_csv(snakemake.output.inputs, index=False)
+    summary.to_csv(snakemake.output.summary, index=False)
 
 
 run(snakemake, main)

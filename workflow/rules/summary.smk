@@ -1,0 +1,26 @@
+rule summary:
+    """Cross-study summary: QRA Types I/II with inputs and recipes, claims (Type IV), audit counts and mismatches."""
+    input:
+        audits=expand("results/{study}/numbers.csv", study=STUDIES),
+        qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
+        code=CODE_VERSION,
+    output:
+        qra=report("results/summary/qra.csv", caption="../report/summary_qra.rst", category="Summary"),
+        qra_md="results/summary/qra.md",
+        claims=report("results/summary/claims.csv", caption="../report/summary_claims.rst", category="Summary"),
+        claims_md="results/summary/claims.md",
+        audit=report("results/summary/audit.csv", caption="../report/summary_audit.rst", category="Summary"),
+        mismatches=report("results/summary/audit_mismatches.csv", caption="../report/summary_audit.rst",
+                          category="Summary"),
+        audit_md="results/summary/audit.md",
+        figure=report("results/summary/figure_cv_star.png", caption="../report/summary_figure.rst", category="Summary"),
+        figure_pdf="results/summary/figure_cv_star.pdf",
+    log:
+        "results/logs/summary/summary.log",
+    params:
+        studies=list(STUDIES),
+        configs=STUDIES,
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/summary.py"
