@@ -21,6 +21,7 @@ include: "workflow/rules/qra.smk"
 include: "workflow/rules/tables.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/summary.smk"
+include: "workflow/rules/rulegraph.smk"
 
 
 rule all:

@@ -12,3 +12,17 @@ def pytest_runtest_makereport(item, call):
     if in_ci() and report.skipped and item.get_closest_marker("e2e") is not None:
         report.outcome = "failed"
         report.longrepr = f"CI=true: end-to-end test {item.nodeid} was skipped ({report.longrepr})"
+
+
+@pytest.fixture(scope="session")
+def full_run(tmp_path_factory):
+    """One run of the whole pipeline (every enabled study) and its HTML report, shared by the e2e tests."""
+    from helpers import copy_project, raw_source, run_snakemake
+
+    env = raw_source()
+    workdir = copy_project(tmp_path_factory.mktemp("full"))
+    result = run_snakemake(workdir, env=env)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    report = run_snakemake(workdir, "--report", "results/report.html", env=env)
+    assert report.returncode == 0, report.stderr[-3000:]
+    return workdir

@@ -3,7 +3,6 @@
 import pandas as pd
 import pytest
 
-from helpers import copy_project, raw_source, run_snakemake
 
 STUDY = "finch-2024-evaluator-groups"
 pytestmark = pytest.mark.e2e
@@ -11,12 +10,8 @@ LABELS = ["Con", "Emo", "Eng", "Gra", "Inf", "Pro", "Qua", "Rel"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    env = raw_source()
-    workdir = copy_project(tmp_path_factory.mktemp("finch"), [STUDY])
-    result = run_snakemake(workdir, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir / "results" / STUDY
+def built(full_run):
+    return full_run / "results" / STUDY
 
 
 def audit(built):

@@ -6,19 +6,14 @@ import sqlite3
 import pandas as pd
 import pytest
 
-from helpers import copy_project, raw_source, run_snakemake
 
 STUDY = "hosking-2022-paraphrase-meaning"
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    env = raw_source()
-    workdir = copy_project(tmp_path_factory.mktemp("hosking"), [STUDY])
-    result = run_snakemake(workdir, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir
+def built(full_run):
+    return full_run
 
 
 def numbers(workdir):

@@ -3,7 +3,6 @@
 import pandas as pd
 import pytest
 
-from helpers import copy_project, raw_source, run_snakemake
 from humeval.qra import sd_star
 
 STUDY = "liu-2021-dexperts-fluency"
@@ -12,12 +11,8 @@ MISSING = {"3", "13", "15", "21", "25"}
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    env = raw_source()
-    workdir = copy_project(tmp_path_factory.mktemp("liu"), [STUDY])
-    result = run_snakemake(workdir, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir / "results" / STUDY
+def built(full_run):
+    return full_run / "results" / STUDY
 
 
 def audit(built):

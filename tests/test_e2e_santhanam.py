@@ -5,7 +5,6 @@ import math
 import pandas as pd
 import pytest
 
-from helpers import copy_project, raw_source, run_snakemake
 
 STUDY = "santhanam-2019-dialogue-design"
 pytestmark = pytest.mark.e2e
@@ -13,12 +12,8 @@ CONDITIONS = ["Likert", "RME", "BME", "BWS"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    env = raw_source()
-    workdir = copy_project(tmp_path_factory.mktemp("santhanam"), [STUDY])
-    result = run_snakemake(workdir, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir / "results" / STUDY
+def built(full_run):
+    return full_run / "results" / STUDY
 
 
 def audit(built):

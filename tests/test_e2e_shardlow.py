@@ -3,19 +3,14 @@
 import pandas as pd
 import pytest
 
-from helpers import copy_project, raw_source, run_snakemake
 
 STUDY = "shardlow-2019-clinical-simplification"
 pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    env = raw_source()
-    workdir = copy_project(tmp_path_factory.mktemp("shardlow"), [STUDY])
-    result = run_snakemake(workdir, env=env)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return workdir / "results" / STUDY
+def built(full_run):
+    return full_run / "results" / STUDY
 
 
 def test_original_rank_counts_and_average_ranks_equal_table3(built):

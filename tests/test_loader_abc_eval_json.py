@@ -59,6 +59,15 @@ def test_public_files_split_into_configured_groups_with_string_scores(files):
     assert "w1" not in set(judgements["participant"])
 
 
+def test_groups_can_be_given_by_pseudonym(files):
+    from humeval.tidy import pseudonym
+
+    public = {k: v for k, v in files.items() if k != "abc_eval"}
+    groups = {**GROUPS, "Devx": {"pseudonyms": [pseudonym("w1", "s", prefix="W")]}}
+    judgements, _ = load(public, {"groups": groups}, study="s", side="groups")
+    assert judgements[judgements["category"] == "likert"].set_index("side")["value"].to_dict() == {"Devx": 4, "Stux": 2}
+
+
 def test_data_json_adds_stui_and_surx_and_the_surx_coverage_rule_applies(files):
     judgements, participants = load(files, {"groups": GROUPS}, study="s", side="groups")
     assert set(judgements["side"]) == {"Devx", "Stux", "Stui", "Surx"}

@@ -57,4 +57,5 @@ def get_final_output():
     for study in STUDIES:
         outputs += [results(study, p) for p in ("tidy/judgements.csv", "tidy/participants.csv",
                                                 "exclusions.csv", "numbers.csv", "tables", "figures")]
-    return outputs + ["results/summary/qra.csv", "results/summary/claims.csv", "results/summary/audit.csv"]
+    return outputs + ["results/summary/qra.csv", "results/summary/claims.csv", "results/summary/audit.csv",
+                      "results/rulegraph.svg"]

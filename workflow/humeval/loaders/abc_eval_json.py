@@ -11,8 +11,9 @@ dialogues of the comparative file, their Likert annotations from the Likert file
 and optionally ``abc_eval`` (the full ABC-Eval ``data.json``: a project whose evaluations
 ``dialogue_collection`` and ``surge_evaluation`` hold the groups Stui and Surx).
 
-Sides are evaluator groups: ``groups`` in the params maps a group to ``{workers: [...]}`` or
-``{workers: rest}`` (the public files' other workers) or ``{evaluation: <name in data.json>}``.
+Sides are evaluator groups: ``groups`` in the params maps a group to ``{workers: [...]}`` (raw worker
+ids), ``{pseudonyms: [...]}`` (their pseudonyms, so that configs need not name raw ids), ``{workers:
+rest}`` (the public files' other workers) or ``{evaluation: <name in data.json>}``.
 
 Tidy rows keep each stored record, as the authors' analysis does: Likert ``item`` = dialogue id;
 pairwise ``item`` = ``<dialogue>|<compared dialogue>`` (one row per orientation), ``pair`` = the two ids
@@ -143,7 +144,11 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             if "evaluation" in spec:
                 found = evaluation(project, spec["evaluation"], inputs["abc_eval"])
                 sources.append((name, found["dialogues"], found["dialogues"], found["work_units"], inputs["abc_eval"]))
-    listed = {w for spec in groups.values() for w in (spec.get("workers") if isinstance(spec.get("workers"), list) else [])}
+    def members(spec: dict) -> set:
+        raw = spec.get("workers") if isinstance(spec.get("workers"), list) else []
+        return {pseudonym(w, study, prefix="W") for w in raw} | set(spec.get("pseudonyms", []))
+
+    listed = {name: members(spec) for name, spec in groups.items()}
     rest = [name for name, spec in groups.items() if spec.get("workers") == "rest"]
     frames = []
     for source, likert_dialogues, comparative_dialogues, units, path in sources:
@@ -155,12 +160,11 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                 raise HumevalError(f"work unit {frame.loc[unknown, 'work_unit'].iloc[0]!r} is not in work_units", file=path)
             workers = frame["work_unit"].map(lambda u: units[u]["worker_id"])
             if source == "public":
-                group = workers.map(lambda w: next((g for g, s in groups.items()
-                                                    if isinstance(s.get("workers"), list) and w in s["workers"]),
-                                                   rest[0] if rest else None))
+                pseudonyms = workers.map(lambda w: pseudonym(w, study, prefix="W"))
+                group = pseudonyms.map(lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None))
                 if group.isna().any():
-                    raise HumevalError(f"worker {workers[group.isna()].iloc[0]!r} belongs to no configured group "
-                                       f"(listed: {sorted(listed)}; no group takes the rest)", file=path)
+                    raise HumevalError(f"worker {pseudonyms[group.isna()].iloc[0]!r} (pseudonym) belongs to no "
+                                       "configured group, and no group takes the rest", file=path)
             else:
                 group = pd.Series(source, index=frame.index)
             frames.append(tidy_rows(frame, kind, group, workers, study))

@@ -1,0 +1,73 @@
+"""A minimal WebDriver client (W3C protocol over HTTP with urllib) for headless Chromium via chromedriver.
+
+Only what the report test needs: start chromedriver on a free loopback port, open a session with
+headless Chromium, load a URL, run a script, and clean up. No Selenium dependency.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import subprocess
+import time
+import urllib.request
+from contextlib import contextmanager
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,1000"]
+
+
+def find_browser() -> tuple[str | None, str | None]:
+    return (shutil.which("chromium") or shutil.which("chromium-browser"), shutil.which("chromedriver"))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _call(base: str, method: str, path: str, payload: dict | None = None, timeout: float = 60) -> dict:
+    data = json.dumps(payload).encode() if payload is not None else None
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        return json.loads(response.read() or b"{}")
+
+
+@contextmanager
+def headless_chromium(user_data_dir: str):
+    """Yield ``run(script, *args, asynchronous=False)`` and ``goto(url)`` bound to one browser session."""
+    binary, driver = find_browser()
+    port = _free_port()
+    process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(100):
+            try:
+                _call(base, "GET", "/status", timeout=2)
+                break
+            except OSError:
+                time.sleep(0.1)
+        capabilities = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": binary, "args": CHROMIUM_ARGS + [f"--user-data-dir={user_data_dir}"]}}}}
+        session = _call(base, "POST", "/session", capabilities)["value"]["sessionId"]
+        _call(base, "POST", f"/session/{session}/timeouts", {"script": 60000, "pageLoad": 60000})
+
+        class Browser:
+            def goto(self, url: str) -> None:
+                _call(base, "POST", f"/session/{session}/url", {"url": url})
+
+            def run(self, script: str, *args, asynchronous: bool = False):
+                kind = "async" if asynchronous else "sync"
+                return _call(base, "POST", f"/session/{session}/execute/{kind}", {"script": script, "args": list(args)})["value"]
+
+        try:
+            yield Browser()
+        finally:
+            _call(base, "DELETE", f"/session/{session}")
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -1,0 +1,110 @@
+"""After a full run, no file under results/ (tables, logs, the HTML report) holds an identifier of the raw data."""
+
+import ast
+import json
+import re
+import sqlite3
+
+import pandas as pd
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+def raw(full_run, study, name):
+    return full_run / "data/raw" / study / name
+
+
+def identifiers(full_run) -> dict[str, set[str]]:
+    """Personal data and platform ids found in the raw exports, by kind."""
+    found: dict[str, set[str]] = {"prolific": set(), "worker": set(), "ip": set(), "city": set(), "response": set()}
+    with sqlite3.connect(raw(full_run, "hosking-2022-paraphrase-meaning", "database.db")) as db:
+        for pid, session in db.execute("SELECT prolific_id, session_id FROM tasks"):
+            found["prolific"] |= {pid, session}
+        for rid, text in db.execute("SELECT id, json_string FROM results"):
+            record = ast.literal_eval(text)
+            found["prolific"] |= {record["prolific_pid"], record["session_id"]}
+            found["response"].add(rid)
+    report = pd.read_csv(raw(full_run, "shardlow-2019-clinical-simplification", "report.csv"), dtype=str,
+                         keep_default_na=False)
+    found["worker"] |= set(report["_worker_id"])
+    found["ip"] |= set(report["_ip"])
+    found["city"] |= set(report["_city"]) | set(report["_region"])
+    amt = pd.read_csv(raw(full_run, "liu-2021-dexperts-fluency", "amt_results.csv"), dtype=str, keep_default_na=False)
+    found["worker"] |= set(amt["AssignmentId"])
+    for name in ("likert.json", "comparative.json"):
+        document = json.loads(raw(full_run, "finch-2024-evaluator-groups", name).read_text())
+        units = next(iter(document.values()))["work_units"].values()
+        found["worker"] |= {u["worker_id"] for u in units}
+    for condition in ("likert", "rme", "bme", "bws"):
+        survey = pd.read_csv(raw(full_run, "santhanam-2019-dialogue-design", f"survey_{condition}.csv"), dtype=str,
+                             keep_default_na=False, header=None, skiprows=3)
+        found["response"] |= set(survey.iloc[:, 7])
+        sheet = pd.read_excel(raw(full_run, "santhanam-2019-dialogue-design", f"inlg_{condition}.xlsx"),
+                              sheet_name="original_data", dtype=str)
+        found["worker"] |= set(sheet.iloc[:, 1].dropna())
+        found["ip"] |= set(sheet["IP Address"].dropna())
+        found["city"] |= set(sheet["City"].dropna())
+    # drop empty values and values too short to be identifying on their own
+    return {kind: {v for v in values if isinstance(v, str) and len(v.strip()) >= 6} for kind, values in found.items()}
+
+
+TOKEN = re.compile(r"[\w@:-]+(?:[.'][\w@:-]+)*")
+
+
+def report_data(path) -> str:
+    """What the Snakemake report holds of ours: every embedded result decoded (tables are base64 CSV),
+    with its caption and job properties, and the rules' params. The template's bundled libraries and
+    their licence texts are not data and are not scanned."""
+    import base64
+
+    html = path.read_text(errors="ignore")
+    parts = []
+    for name in ("results", "rules", "categories"):
+        match = re.search(r"var " + name + r" = (\{.*?\});\s*\n", html, flags=re.S)
+        assert match, f"report.html has no 'var {name}'"
+        parts.append(match.group(1))
+        if name == "results":
+            for entry in json.loads(match.group(1)).values():
+                header, _, payload = entry.get("data_uri", "").partition(",")
+                if ";base64" in header:
+                    parts.append(base64.b64decode(payload).decode("utf-8", errors="ignore"))
+    return "\n".join(parts)
+
+
+def project_vocabulary(workdir) -> str:
+    """The project's own code, config and captions: a value found there (the city "Reading" in "Flesch
+    Reading Ease") is vocabulary, not evidence of a leak."""
+    parts = [p for p in (workdir / "workflow").rglob("*") if p.suffix in {".py", ".smk", ".rst", ".yaml"}]
+    parts += list((workdir / "config").rglob("*.yaml")) + [workdir / "Snakefile"]
+    return "\n".join(p.read_text() for p in parts)
+
+
+def find_leaks(root, ids: dict, vocabulary: str) -> dict:
+    """Files under ``root`` holding any identifier (file -> kinds)."""
+    kind_of = {v: kind for kind, values in ids.items() for v in values if v not in vocabulary}
+    spaced = [v for v in kind_of if not TOKEN.fullmatch(v)]  # e.g. a two-word city: plain substring search
+    files = [p for p in root.rglob("*")
+             if p.is_file() and p.suffix in {".csv", ".md", ".log", ".txt", ".html", ".dot", ".svg"}]
+    leaks = {}
+    for path in files:
+        text = report_data(path) if path.name == "report.html" else path.read_text(errors="ignore")
+        hits = (set(TOKEN.findall(text)) & kind_of.keys()) | {v for v in spaced if v in text}
+        if hits:
+            leaks[str(path.relative_to(root))] = sorted({kind_of[h] for h in hits})
+    return leaks
+
+
+def test_no_raw_identifier_in_any_output_log_or_report(full_run):
+    ids = identifiers(full_run)
+    assert len(ids["prolific"]) > 100 and len(ids["worker"]) > 100 and len(ids["ip"]) > 50
+    assert (full_run / "results/report.html").is_file()
+    leaks = find_leaks(full_run / "results", ids, project_vocabulary(full_run))
+    assert not leaks, f"raw identifiers found (file -> kinds): {leaks}"
+
+
+def test_the_check_finds_a_planted_identifier(full_run, tmp_path):
+    ids = identifiers(full_run)
+    planted = sorted(ids["ip"])[0]
+    (tmp_path / "table.csv").write_text(f"row,value\nx,{planted}\n")
+    assert find_leaks(tmp_path, ids, project_vocabulary(full_run)) == {"table.csv": ["ip"]}

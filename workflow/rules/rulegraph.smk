@@ -1,0 +1,14 @@
+rule rulegraph:
+    """The rule graph for reviewers: DOT always, SVG via graphviz when installed (else matplotlib)."""
+    input:
+        code=CODE_VERSION,
+        snakefiles=[workflow.main_snakefile] + sorted(str(p) for p in Path(PACKAGE_ROOT, "rules").glob("*.smk")),
+    output:
+        dot="results/rulegraph.dot",
+        svg=report("results/rulegraph.svg", caption="../report/rulegraph.rst", category="Workflow"),
+    log:
+        "results/logs/rulegraph/rulegraph.log",
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/rulegraph.py"
