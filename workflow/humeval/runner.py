@@ -2,7 +2,8 @@
 
 ``run(snakemake, main)`` sends logging and stderr to ``snakemake.log[0]``, calls ``main()``, and turns a
 :class:`HumevalError` into one line on the terminal (and in the log) and exit status 1, so Snakemake
-removes the job's outputs and the user sees what to fix instead of a traceback.
+removes the job's outputs and the user sees what to fix instead of a traceback. Any other exception (a
+bug) also gives one line on the terminal; its traceback goes to the log.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ def run(snakemake, main: Callable[[], None]) -> None:
     except HumevalError as exc:
         log.error("%s", exc)
         print(f"humeval error in {label}: {exc}", file=terminal)
+        sys.exit(1)
+    except Exception as exc:  # a bug, not bad input: one line on the terminal, the traceback in the log
+        log.exception("internal error")
+        print(f"humeval internal error in {label}: {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})",
+              file=terminal)
         sys.exit(1)
     log.info("done %s in %.2f s", label, time.perf_counter() - started)
 
