@@ -39,6 +39,10 @@ def read_batch(path: str, batch: int, params: dict) -> pd.DataFrame:
     first, n = int(params["first_question_column"]), int(params["questions"])
     answers = frame.iloc[:, first:first + n].set_axis(range(1, n + 1), axis=1)
     answers.insert(0, "respondent", frame.iloc[:, int(params["participant_column"])].str.strip())
+    if answers["respondent"].duplicated().any():
+        row = int(answers["respondent"].duplicated().to_numpy().argmax()) + 2
+        raise HumevalError(f"row {row}: participant number (column {params['participant_column']}) appears twice "
+                           "in this batch", file=path)
     if (answers["respondent"] == "").any():
         raise HumevalError(f"row {int((answers['respondent'] == '').to_numpy().argmax()) + 2}: empty participant "
                            f"number (column {params['participant_column']})", file=path)
