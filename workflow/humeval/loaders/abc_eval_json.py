@@ -136,14 +136,16 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     work_units = {**likert_doc["work_units"], **comparative_doc["work_units"]}
     dialogues = comparative_doc["dialogues"]
     likert_source = {d: likert_doc["dialogues"][d] for d in dialogues if d in likert_doc["dialogues"]}
-    sources = [("public", likert_source, dialogues, work_units, inputs["likert"])]
+    sources = [("public", likert_source, dialogues, work_units, {"likert": inputs["likert"],
+                                                                 "comparative": inputs["comparative"]})]
     groups = params["groups"]
     if inputs.get("abc_eval"):
         project = read_json(inputs["abc_eval"])
         for name, spec in groups.items():
             if "evaluation" in spec:
                 found = evaluation(project, spec["evaluation"], inputs["abc_eval"])
-                sources.append((name, found["dialogues"], found["dialogues"], found["work_units"], inputs["abc_eval"]))
+                sources.append((name, found["dialogues"], found["dialogues"], found["work_units"],
+                                {"likert": inputs["abc_eval"], "comparative": inputs["abc_eval"]}))
     def members(spec: dict) -> set:
         raw = spec.get("workers") if isinstance(spec.get("workers"), list) else []
         return {pseudonym(w, study, prefix="W") for w in raw} | set(spec.get("pseudonyms", []))
@@ -151,9 +153,10 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     listed = {name: members(spec) for name, spec in groups.items()}
     rest = [name for name, spec in groups.items() if spec.get("workers") == "rest"]
     frames = []
-    for source, likert_dialogues, comparative_dialogues, units, path in sources:
+    for source, likert_dialogues, comparative_dialogues, units, paths in sources:
         for kind, dialogues_of_kind, build in (("likert", likert_dialogues, likert_frame),
                                                ("comparative", comparative_dialogues, comparative_frame)):
+            path = paths[kind]
             frame = build(records(dialogues_of_kind, kind, path), path)
             unknown = ~frame["work_unit"].isin(list(units))
             if unknown.any():
