@@ -25,7 +25,7 @@ def find_browser() -> tuple[str | None, str | None]:
 
 def _free_port() -> int:
     with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
+        s.bind(("localhost", 0))
         return s.getsockname()[1]
 
 
@@ -43,7 +43,7 @@ def headless_chromium(user_data_dir: str):
     binary, driver = find_browser()
     port = _free_port()
     process = subprocess.Popen([driver, f"--port={port}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    base = f"http://localhost:{port}"
     try:
         for _ in range(100):
             try:

@@ -1,8 +1,6 @@
 """Bad input across every loader: one HumevalError naming the file (and row, column or key)."""
 
 import json
-import shutil
-import sqlite3
 
 import pandas as pd
 import pytest
@@ -134,7 +132,7 @@ def test_ms_forms_duplicated_participant(tmp_path):
 
 def test_ms_forms_wrong_encoding(tmp_path):
     key = write_key(tmp_path / "key.csv")
-    forms = write_forms(tmp_path / "b1.csv", {"7": ["C equally fluent"] * 30})
+    write_forms(tmp_path / "b1.csv", {"7": ["C equally fluent"] * 30})
     fails("ms_forms_batches", {"key": key, "batch_1": str(latin1(tmp_path / "b1.csv", tmp_path))}, FORMS_PARAMS,
           "latin1_b1.csv")
 

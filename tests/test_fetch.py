@@ -41,7 +41,7 @@ def test_fetch_refuses_wrong_sha256_and_leaves_nothing(mirror, tmp_path):
 
 
 def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path):
-    url = "http://127.0.0.1:9/owner/repo/c/missing.csv"  # nothing listens on the discard port
+    url = "http://localhost:9/owner/repo/c/missing.csv"  # nothing listens on the discard port
     target = tmp_path / "raw" / "missing.csv"
     with pytest.raises(HumevalError) as info:
         fetch_raw(url, "0" * 64, target, mirror=tmp_path / "empty-mirror", study="s")

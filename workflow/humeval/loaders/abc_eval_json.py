@@ -62,8 +62,8 @@ def records(dialogues: dict, kind: str, path: str) -> list[dict]:
     out = []
     for dialogue_id, dialogue in dialogues.items():
         bot = dialogue.get("bot")
-        for label_order, (label, annotations) in enumerate((dialogue.get(field) or {}).items()):
-            for order, annotation in enumerate(annotations):
+        for label_order, (label, stored) in enumerate((dialogue.get(field) or {}).items()):
+            for order, annotation in enumerate(stored):
                 try:
                     row = {"dialogue": dialogue_id, "bot": bot, "label": label, "label_order": label_order,
                            "order": order, "work_unit": annotation["work_unit_id"], "score": annotation["score"]}

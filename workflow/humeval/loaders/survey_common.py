@@ -7,7 +7,6 @@ columns of a block are either ``alternate`` (readability, coherence per response
 
 from __future__ import annotations
 
-import re
 
 import pandas as pd
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import random
 
-import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
