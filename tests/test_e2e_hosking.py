@@ -77,3 +77,8 @@ def test_no_prolific_identifier_reaches_any_output_or_log(built):
             text = path.read_text(errors="ignore")
             leaked = [i for i in ids if i in text]
             assert not leaked, f"{path} contains raw identifier(s)"
+
+
+def test_position_bias_diagnostic_is_reported_not_excluded(built):
+    cells = numbers(built)
+    assert round(cells.loc[("diagnostics", "answer_a_share", "share"), "value"], 2) == 0.55  # brief: 55%

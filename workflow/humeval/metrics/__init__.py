@@ -20,6 +20,7 @@ NUMBER_COLUMNS = ["table", "row", "column", "value"]
 METRICS: dict[str, str] = {
     "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",
     "counts": "humeval.metrics.counts:count_numbers",
+    "position_bias": "humeval.metrics.pairwise:position_bias_numbers",
     "rank_table": "humeval.metrics.ranking:rank_table_numbers",
     "sentence_average_ranks": "humeval.metrics.ranking:sentence_average_numbers",
     "krippendorff_alpha": "humeval.metrics.agreement:krippendorff_alpha_numbers",

@@ -135,3 +135,18 @@ def preference_share_numbers(data: StudyData, *, table: str, side: str, focus: s
     ordered = [code for code in labels if code in shares.index] + [c for c in shares.index if c not in labels]
     return numbers_frame(table, [(row.format(system=labels.get(code, code)), column, float(shares.loc[code, outcome]))
                                  for code in ordered for outcome, column in columns.items()])
+
+
+def position_bias_numbers(data: StudyData, *, table: str, side: str, row: str = "answer_a_share",
+                          column: str = "value") -> pd.DataFrame:
+    """Share of the kept pairwise judgements that chose the system shown first (A): a diagnostic of
+    position bias (0.5 = none), not an exclusion. Ties count as not choosing A.
+
+    >>> j = pd.DataFrame({"side": "r", "response_type": "pairwise", "value": [1, 1, -1, 0]})
+    >>> position_bias_numbers(StudyData(j, j, pd.DataFrame(), pd.DataFrame()), table="t", side="r")["value"].tolist()
+    [0.5]
+    """
+    judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
+    if judgements.empty:
+        raise HumevalError(f"metric position_bias: no pairwise judgements on side {side!r}")
+    return numbers_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])
