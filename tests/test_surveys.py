@@ -67,3 +67,11 @@ def test_icc_consistency_and_agreement_match_hand_computation():
     result = icc(frame)
     assert result["ICC-C"][0] == pytest.approx(48 / 49)
     assert result["ICC-A"][0] == pytest.approx(0.96)
+    # consistency: F = MSR / MSE = 49 on (2, 2) df; agreement (irr): the same F on (2, v) df, with
+    # a = 2 * 0.96 / (3 * 0.04) = 16, b = 1 + 2 * 0.96 * 2 / (3 * 0.04) = 33,
+    # v = (16 * 2/3 + 33 / 6)^2 / ((16 * 2/3)^2 + (33 / 6)^2 / 2) = 2.0276
+    from scipy import stats
+
+    assert result["ICC-C"][1] == pytest.approx(stats.f.sf(49, 2, 2))
+    v = (16 * 2 / 3 + 33 / 6) ** 2 / ((16 * 2 / 3) ** 2 + (33 / 6) ** 2 / 2)
+    assert result["ICC-A"][1] == pytest.approx(stats.f.sf(49, 2, v))

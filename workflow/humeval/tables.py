@@ -39,7 +39,11 @@ def format_number(value: float, precision: int) -> str:
 
 
 def markdown_table(audit: pd.DataFrame, table: dict) -> str:
-    """The table as GitHub Markdown, values at the paper's precision, with status footnotes."""
+    """The table as GitHub Markdown, values at the paper's precision, with status footnotes.
+
+    With ``significance: {p_suffix, threshold, mark?}`` a recomputed cell is marked (``*``) when the value
+    in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant).
+    """
     part = audit[audit["table"] == table["id"]].set_index(["row", "column"])
     wide = wide_table(audit, table)
     header = [wide.index.name] + list(wide.columns)
@@ -53,6 +57,10 @@ def markdown_table(audit: pd.DataFrame, table: dict) -> str:
                 continue
             cell = part.loc[(row, column)]
             text = format_number(wide.loc[row, column], int(cell["precision"]))
+            flag = table.get("significance")
+            if flag and pd.notna(cell["value"]) and (f"{row}{flag['p_suffix']}", column) in part.index:
+                p = part.loc[(f"{row}{flag['p_suffix']}", column), "value"]
+                text += flag.get("mark", "*") if pd.notna(p) and p >= flag["threshold"] else ""
             if cell["status"] == "published_only":
                 text += PUBLISHED_MARK
                 footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(f"{row} / {column}")

@@ -64,13 +64,41 @@ def subgroup_members(participants: pd.DataFrame, subgroup: str, *, time_split: s
     return people.loc[keep, "participant"]
 
 
+def agreement_p_value(matrix: np.ndarray, coefficient: float) -> tuple[float, float]:
+    """p-value of ICC(A,k) > 0 as R's ``irr::icc`` computes it (McGraw & Wong 1996), which pingouin lacks:
+    F = MSR / MSE with denominator df from Satterthwaite's approximation at the estimated coefficient,
+    v = (a MSC + b MSE)^2 / ((a MSC)^2 / (k-1) + (b MSE)^2 / ((n-1)(k-1))), a = k rho / (n (1 - rho)),
+    b = 1 + k rho (n-1) / (n (1 - rho)). ``matrix``: items x raters, complete. Returns (p, v).
+
+    >>> p, v = agreement_p_value(np.array([[1., 2], [3, 3], [5, 6]]), 0.96)
+    >>> round(v, 4)
+    2.0276
+    """
+    from scipy import stats
+
+    n, k = matrix.shape
+    grand = matrix.mean()
+    msr = k * ((matrix.mean(axis=1) - grand) ** 2).sum() / (n - 1)
+    msc = n * ((matrix.mean(axis=0) - grand) ** 2).sum() / (k - 1)
+    sse = ((matrix - grand) ** 2).sum() - msr * (n - 1) - msc * (k - 1)
+    mse = sse / ((n - 1) * (k - 1))
+    a = k * coefficient / (n * (1 - coefficient))
+    b = 1 + k * coefficient * (n - 1) / (n * (1 - coefficient))
+    v = (a * msc + b * mse) ** 2 / ((a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1)))
+    return float(stats.f.sf(msr / mse, n - 1, v)), float(v)
+
+
 def icc(frame: pd.DataFrame) -> dict:
-    """ICC(C,k) and ICC(A,k) with pingouin (targets = items, raters = participants) and their F-test p."""
+    """ICC(C,k) and ICC(A,k) with pingouin (targets = items, raters = participants) and their p-values:
+    the F test for consistency (pingouin), the Satterthwaite-df test for agreement as R's irr reports it."""
     import pingouin
 
     table = pingouin.intraclass_corr(data=frame, targets="item", raters="participant", ratings="value")
     table = table.set_index("Type")
-    return {name: (float(table.loc[kind, "ICC"]), float(table.loc[kind, "pval"])) for name, kind in ICC_TYPES.items()}
+    out = {name: (float(table.loc[kind, "ICC"]), float(table.loc[kind, "pval"])) for name, kind in ICC_TYPES.items()}
+    matrix = frame.pivot(index="item", columns="participant", values="value").to_numpy(dtype=float)
+    out["ICC-A"] = (out["ICC-A"][0], agreement_p_value(matrix, out["ICC-A"][0])[0])
+    return out
 
 
 def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list, criteria: list,
