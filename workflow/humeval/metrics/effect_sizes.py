@@ -10,6 +10,7 @@ vectorised over resamples (``scipy.stats.bootstrap(vectorized=True)``).
 
 from __future__ import annotations
 
+import logging
 from itertools import combinations
 
 import numpy as np
@@ -18,6 +19,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, numbers_frame
 from humeval.metrics.groups import annotation_rows, singly_annotated
+
+log = logging.getLogger(__name__)
 
 
 def per_bot_sums(bots: np.ndarray, weights: list[np.ndarray], n_bots: int) -> list[np.ndarray]:
@@ -117,6 +120,8 @@ def effect_size_diff_numbers(data: StudyData, *, table: str, pairs: list, sample
         for g1, g2 in pairs:
             if g1 not in present or g2 not in present:
                 continue
+            log.info("bootstrapping effect-size differences %s/%s, %s: %d criteria x %d resamples",
+                     g1, g2, task, len(criteria), n_resamples)
             for criterion, label in criteria.items():
                 part = single[single["criterion"] == criterion]
                 units = [_units(part[part["side"] == g], task, codes) for g in (g1, g2)]

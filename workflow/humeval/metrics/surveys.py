@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pandas as pd
 
@@ -19,6 +21,7 @@ from humeval.metrics import StudyData, numbers_frame
 from humeval.qra import round_half_up
 
 ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
+log = logging.getLogger(__name__)
 
 
 def spreadsheet_mode(frame: pd.DataFrame, order: str = "row") -> pd.Series:
@@ -111,6 +114,7 @@ def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list,
         split = (time_split or {}).get(condition, "corrected")
         members = set(subgroup_members(people, subgroup, time_split=split))
         column = f"{condition}|{side}"
+        log.info("%s: ICC of %s, subgroup %s (%d participants)", table, condition, subgroup, len(members))
         out.append(("n", column, float(len(members))))
         part = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
                          & data.kept["participant"].isin(members)]
