@@ -52,7 +52,7 @@ def test_a_sixth_study_builds_from_config_alone(tmp_path):
     study["raw"][0]["sha256"] = hashlib.sha256(data).hexdigest()
     workdir = copy_project(tmp_path / "project", [NAME])
     (workdir / "config/studies" / f"{NAME}.yaml").write_text(yaml.safe_dump(study, sort_keys=False))
-    result = run_snakemake(workdir, env={"HUMEVAL_RAW_MIRROR": str(mirror)})
+    result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}")  # the config route to a mirror
     assert result.returncode == 0, result.stderr[-3000:]
 
     audit = pd.read_csv(workdir / "results" / NAME / "numbers.csv").set_index(["table", "row", "column"])

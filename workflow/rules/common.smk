@@ -13,7 +13,6 @@ sys.path.insert(0, PACKAGE_ROOT)
 from humeval.runner import export_package_path  # noqa: E402
 from humeval.config import load_study, raw_filename  # noqa: E402
 from humeval.errors import HumevalError  # noqa: E402
-from humeval.fetch import resolve_mirror  # noqa: E402
 
 export_package_path(PACKAGE_ROOT)
 validate(config, schema="../schemas/config.schema.yaml")
@@ -29,7 +28,6 @@ PACKAGE_SOURCES = sorted(str(p) for p in Path(PACKAGE_ROOT, "humeval").rglob("*.
 CODE_VERSION = "results/code_version.txt"
 
 RAW_DIR = config.get("raw_dir", "data/raw")
-RAW_MIRROR = str(resolve_mirror(config.get("raw_mirror")) or "") or None
 
 
 wildcard_constraints:

@@ -5,8 +5,10 @@ rule fetch_raw:
     log:
         "results/logs/fetch_raw/{study}.log",
     params:
+        # the files' URLs and checksums are provenance; where they are copied from (a mirror) is not, so the
+        # script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run with
+        # another mirror or none does not refetch
         files=get_raw_files,
-        mirror=RAW_MIRROR,
     conda:
         "../../envs/humeval.yaml"
     script:
