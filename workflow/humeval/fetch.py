@@ -65,10 +65,6 @@ def resolve_mirror(configured: str | None) -> Path | None:
     return Path(value).expanduser().resolve() if value else None
 
 
-def _copy_from_mirror(source: Path, target: Path) -> None:
-    shutil.copyfile(source, target)
-
-
 def _download(url: str, target: Path, timeout: float = 30.0) -> None:
     request = urllib.request.Request(url, headers={"User-Agent": "humeval-repro"})
     with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
@@ -102,7 +98,7 @@ def fetch_raw(url: str, sha256: str | None, target: str | os.PathLike, *, mirror
             candidate = mirror / mirror_relpath(url)
             if candidate.is_file():
                 log.info("copying %s from mirror %s", candidate.name, mirror)
-                _copy_from_mirror(candidate, tmp)
+                shutil.copyfile(candidate, tmp)
                 origin = "mirror"
             else:
                 log.info("not in mirror (%s); downloading", candidate)

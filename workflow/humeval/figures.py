@@ -30,13 +30,12 @@ def pyplot():
 
 
 def save(fig, path_stem: str | Path) -> list[Path]:
-    """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; close it; return the paths."""
+    """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; return the paths (the caller closes it)."""
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
     paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
     for path in paths:
         fig.savefig(path, metadata={"CreationDate": None} if path.suffix == ".pdf" else None)
-    fig.get_figure().clf()
     return paths
 
 

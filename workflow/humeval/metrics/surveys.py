@@ -131,12 +131,11 @@ def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Ser
     return spreadsheet_mode(frame.assign(row=frame["participant"].map(rows)))
 
 
-def _human_modes(data: StudyData, condition: str, criterion: str, readability_modes: str) -> pd.Series:
-    """Reproduction per-item modes; with ``published``, the Likert readability modes are the original's
-    (the authors' data error)."""
-    side = "original" if (readability_modes == "published" and condition == "Likert"
-                          and criterion == "readability") else "reproduction"
-    return _modes(data, side, condition, criterion)
+def _human_modes(data: StudyData, condition: str, criterion: str, side: str, mode_sides: dict | None) -> pd.Series:
+    """Per-item modes of ``side``, unless ``mode_sides`` maps ``"<condition>|<criterion>"`` to another side
+    (how a published-mode switch reproduces an author's data error, e.g. the Likert readability modes
+    taken from the original study)."""
+    return _modes(data, (mode_sides or {}).get(f"{condition}|{criterion}", side), condition, criterion)
 
 
 def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
@@ -147,27 +146,28 @@ def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
-def mode_correlation_numbers(data: StudyData, *, table: str, conditions: list,
-                             likert_readability_modes: str = "corrected") -> pd.DataFrame:
+def mode_correlation_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction",
+                             mode_sides: dict | None = None) -> pd.DataFrame:
     """Table 9: Spearman between the per-item modes of coherence and readability, per condition."""
     out = []
     for condition in conditions:
-        rho, p = _spearman(_human_modes(data, condition, "coherence", likert_readability_modes),
-                           _human_modes(data, condition, "readability", likert_readability_modes))
-        out += [("rho", f"{condition}|reproduction", rho), ("p", f"{condition}|reproduction", p)]
+        rho, p = _spearman(_human_modes(data, condition, "coherence", side, mode_sides),
+                           _human_modes(data, condition, "readability", side, mode_sides))
+        out += [("rho", f"{condition}|{side}", rho), ("p", f"{condition}|{side}", p)]
     return numbers_frame(table, out)
 
 
 def auto_correlation_numbers(data: StudyData, *, table: str, conditions: list, criteria: list,
-                             likert_readability_modes: str = "corrected") -> pd.DataFrame:
+                             side: str = "reproduction", auto_side: str = "automatic",
+                             mode_sides: dict | None = None) -> pd.DataFrame:
     """Table 8: Spearman between the per-item mode of the human rating and the automatic score."""
     out = []
     for condition in conditions:
         for criterion in criteria:
-            auto = data.kept[(data.kept["side"] == "automatic") & (data.kept["condition"] == condition)
+            auto = data.kept[(data.kept["side"] == auto_side) & (data.kept["condition"] == condition)
                              & (data.kept["criterion"] == criterion)].set_index("item")["value"]
-            rho, p = _spearman(_human_modes(data, condition, criterion, likert_readability_modes), auto)
-            out += [(criterion, f"{condition}|reproduction", rho), (f"{criterion}|p", f"{condition}|reproduction", p)]
+            rho, p = _spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
+            out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
     return numbers_frame(table, out)
 
 
@@ -251,17 +251,19 @@ def flesch_reading_ease(texts: pd.Series, model: str | None = None) -> pd.Series
     return pd.Series([text_stats.flesch_reading_ease(doc) for doc in nlp.pipe(texts.tolist())], index=texts.index)
 
 
-def fre_agreement_numbers(data: StudyData, *, table: str, condition: str, model: str | None = None) -> pd.DataFrame:
+def fre_agreement_numbers(data: StudyData, *, table: str, condition: str, model: str | None = None,
+                          side: str = "reproduction", auto_side: str = "automatic",
+                          criterion: str = "readability") -> pd.DataFrame:
     """FRE recomputed on context turns + response vs the authors' automatic readability scores: the share
     equal at 2 decimals, the share within 1 point, Spearman rho, and n items."""
-    frame = data.tidy[(data.tidy["side"] == "reproduction") & (data.tidy["condition"] == condition)]
+    frame = data.tidy[(data.tidy["side"] == side) & (data.tidy["condition"] == condition)]
     if "context_text" not in frame.columns or "response_text" not in frame.columns:
         raise HumevalError("metric fre_agreement: the tidy table has no context_text/response_text (give the "
                            "Qualtrics loader the qsf input and a response_text_pattern)")
     texts = frame.drop_duplicates("item").set_index("item")
     fre = flesch_reading_ease(texts["context_text"].astype(str) + " " + texts["response_text"].astype(str), model)
-    auto = data.tidy[(data.tidy["side"] == "automatic") & (data.tidy["condition"] == condition)
-                     & (data.tidy["criterion"] == "readability")].set_index("item")["value"]
+    auto = data.tidy[(data.tidy["side"] == auto_side) & (data.tidy["condition"] == condition)
+                     & (data.tidy["criterion"] == criterion)].set_index("item")["value"]
     joined = pd.concat([fre.rename("fre"), auto.rename("auto")], axis=1, join="inner")
     rho, _ = _spearman(joined["fre"], joined["auto"])
     difference = (joined["fre"].round(2) - joined["auto"].round(2)).abs()
