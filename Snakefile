@@ -25,6 +25,6 @@ include: "workflow/rules/rulegraph.smk"
 
 
 rule all:
+    default_target: True
     input:
         get_final_output(),
-    default_target: True

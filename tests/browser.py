@@ -14,9 +14,18 @@ import time
 import urllib.request
 from contextlib import contextmanager
 
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,1000"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1400,1000",
+]
 
 
 def find_browser() -> tuple[str | None, str | None]:
@@ -31,8 +40,9 @@ def _free_port() -> int:
 
 def _call(base: str, method: str, path: str, payload: dict | None = None, timeout: float = 60) -> dict:
     data = json.dumps(payload).encode() if payload is not None else None
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=timeout) as response:
         return json.loads(response.read() or b"{}")
 
@@ -51,8 +61,17 @@ def headless_chromium(user_data_dir: str):
                 break
             except OSError:
                 time.sleep(0.1)
-        capabilities = {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
-            "binary": binary, "args": CHROMIUM_ARGS + [f"--user-data-dir={user_data_dir}"]}}}}
+        capabilities = {
+            "capabilities": {
+                "alwaysMatch": {
+                    "browserName": "chrome",
+                    "goog:chromeOptions": {
+                        "binary": binary,
+                        "args": CHROMIUM_ARGS + [f"--user-data-dir={user_data_dir}"],
+                    },
+                }
+            }
+        }
         session = _call(base, "POST", "/session", capabilities)["value"]["sessionId"]
         _call(base, "POST", f"/session/{session}/timeouts", {"script": 60000, "pageLoad": 60000})
 
@@ -62,7 +81,9 @@ def headless_chromium(user_data_dir: str):
 
             def run(self, script: str, *args, asynchronous: bool = False):
                 kind = "async" if asynchronous else "sync"
-                return _call(base, "POST", f"/session/{session}/execute/{kind}", {"script": script, "args": list(args)})["value"]
+                return _call(
+                    base, "POST", f"/session/{session}/execute/{kind}", {"script": script, "args": list(args)}
+                )["value"]
 
         try:
             yield Browser()

@@ -1,7 +1,6 @@
 """Under CI=true an end-to-end test that was skipped counts as failed: CI must exercise the real data."""
 
 import pytest
-
 from helpers import in_ci
 
 

@@ -75,5 +75,12 @@ def run_snakemake(workdir: Path, *args: str, env: dict | None = None, timeout: i
     """Run ``python -m snakemake`` in ``workdir``; return the CompletedProcess (text output)."""
     full_env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"}
     full_env.update(env or {})
-    return subprocess.run([sys.executable, "-m", "snakemake", "--cores", "2", *args], cwd=workdir,
-                          env=full_env, capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", "--cores", "2", *args],
+        cwd=workdir,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )

@@ -7,8 +7,14 @@ from humeval.metrics.agreement import krippendorff_alpha, krippendorff_alpha_by_
 
 def two_coders(values_1, values_2, batch=1):
     units = [f"u{k}" for k in range(len(values_1))]
-    return pd.DataFrame({"participant": ["c1"] * len(units) + ["c2"] * len(units), "item": units * 2,
-                         "value": list(values_1) + list(values_2), "batch": batch})
+    return pd.DataFrame(
+        {
+            "participant": ["c1"] * len(units) + ["c2"] * len(units),
+            "item": units * 2,
+            "value": list(values_1) + list(values_2),
+            "batch": batch,
+        }
+    )
 
 
 def test_nominal_alpha_matches_hand_computed_coincidences():
@@ -24,8 +30,12 @@ def test_text_coding_does_not_change_alpha():
 
 
 def test_alpha_by_batch_separates_batches():
-    frame = pd.concat([two_coders(["A", "B", "A", "B"], ["A", "B", "A", "B"], batch=1),
-                       two_coders(["A", "B", "A", "B"], ["A", "B", "B", "A"], batch=2)])
+    frame = pd.concat(
+        [
+            two_coders(["A", "B", "A", "B"], ["A", "B", "A", "B"], batch=1),
+            two_coders(["A", "B", "A", "B"], ["A", "B", "B", "A"], batch=2),
+        ]
+    )
     alphas = krippendorff_alpha_by_batch(frame, "batch", ["item"], "nominal")
     assert alphas.to_dict() == pytest.approx({1: 1.0, 2: 0.125})
 

@@ -25,13 +25,18 @@ TABLES = [{"id": "t", "rows": ["a", "b"], "columns": ["orig", "repro"], "precisi
 
 def test_build_audit_statuses_notes_and_order():
     numbers = pd.DataFrame({"table": "t", "row": ["b", "a"], "column": "repro", "value": [2.04, 1.0]})
-    published = published_frame([
-        {"table": "t", "source": "paper", "note": "no raw data", "cells": {"a": {"orig": "3"}}},
-        {"table": "t", "source": "paper", "cells": {"b": {"repro": "2.1"}}},
-    ])
+    published = published_frame(
+        [
+            {"table": "t", "source": "paper", "note": "no raw data", "cells": {"a": {"orig": "3"}}},
+            {"table": "t", "source": "paper", "cells": {"b": {"repro": "2.1"}}},
+        ]
+    )
     audit = build_audit(numbers, published, TABLES)
     assert audit[["row", "column", "status"]].values.tolist() == [
-        ["a", "orig", "published_only"], ["a", "repro", "recomputed_only"], ["b", "repro", "mismatch"]]
+        ["a", "orig", "published_only"],
+        ["a", "repro", "recomputed_only"],
+        ["b", "repro", "mismatch"],
+    ]
     assert audit["note"].tolist() == ["no raw data", "", UNDIAGNOSED]
     assert audit["precision"].tolist() == [0, 1, 1]
 

@@ -1,18 +1,19 @@
 """Bad input across every loader: one HumevalError naming the file (and row, column or key)."""
 
 import json
+from pathlib import Path
 
 import pandas as pd
 import pytest
-
 from helpers import FIXTURES, REPO
-from humeval.config import read_yaml
-from humeval.errors import HumevalError
-from humeval.loaders import get_loader
 from test_loader_abc_eval_json import GROUPS, evaluation
 from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_forms, write_key
 from test_loader_prolific_webapp_sqlite import make_database, make_items
 from test_surveys import PARAMS as QUALTRICS_PARAMS
+
+from humeval.config import read_yaml
+from humeval.errors import HumevalError
+from humeval.loaders import get_loader
 
 SHARDLOW = read_yaml(REPO / "config/studies/shardlow-2019-clinical-simplification.yaml")["extract"][0]["params"]
 REPORT = FIXTURES / "figure_eight_3_judgements.csv"
@@ -27,7 +28,7 @@ def fails(loader, inputs, params, *expected):
 
 
 def truncated(path, tmp_path, fraction=0.5):
-    data = open(path, "rb").read()
+    data = Path(path).read_bytes()
     out = tmp_path / f"truncated_{path.name}"
     out.write_bytes(data[: int(len(data) * fraction)])
     return out
@@ -35,7 +36,7 @@ def truncated(path, tmp_path, fraction=0.5):
 
 def latin1(path, tmp_path):
     out = tmp_path / f"latin1_{path.name}"
-    out.write_bytes(open(path, encoding="utf-8").read().replace("e", "é").encode("latin-1"))
+    out.write_bytes(Path(path).read_text(encoding="utf-8").replace("e", "é").encode("latin-1"))
     return out
 
 
@@ -66,8 +67,15 @@ def test_figure_eight_rank_5(tmp_path):
     frame.loc[0, "which_is_the_easiest_to_understand_statement"] = "5"
     bad = tmp_path / "rank5.csv"
     frame.to_csv(bad, index=False)
-    fails("figure_eight_ranking", {"report": str(bad)}, SHARDLOW, "rank5.csv", "record 1",
-          "which_is_the_easiest_to_understand_statement", "'5'")
+    fails(
+        "figure_eight_ranking",
+        {"report": str(bad)},
+        SHARDLOW,
+        "rank5.csv",
+        "record 1",
+        "which_is_the_easiest_to_understand_statement",
+        "'5'",
+    )
 
 
 def test_figure_eight_duplicated_judgement(tmp_path):
@@ -76,8 +84,13 @@ def test_figure_eight_duplicated_judgement(tmp_path):
     pd.concat([frame, frame.head(1)]).to_csv(bad, index=False)
     from humeval.pipeline import extract_study
 
-    study = {"name": "s", "raw": [{"id": "report"}], "extract": [
-        {"side": "original", "loader": "figure_eight_ranking", "inputs": {"report": "report"}, "params": SHARDLOW}]}
+    study = {
+        "name": "s",
+        "raw": [{"id": "report"}],
+        "extract": [
+            {"side": "original", "loader": "figure_eight_ranking", "inputs": {"report": "report"}, "params": SHARDLOW}
+        ],
+    }
     with pytest.raises(HumevalError, match="J7001.*twice"):
         extract_study(study, {"report": str(bad)})
 
@@ -88,30 +101,45 @@ def test_prolific_database_without_results(tmp_path):
     make_database(db, {})
     items = tmp_path / "items.csv"
     make_items(items, [[("vae", "hrq"), ("lbow", "hrq")]])
-    fails("prolific_webapp_sqlite", {"database": str(db), "items": str(items)}, {"positions": 2}, "empty.db",
-          "no response")
+    fails(
+        "prolific_webapp_sqlite",
+        {"database": str(db), "items": str(items)},
+        {"positions": 2},
+        "empty.db",
+        "no response",
+    )
 
 
 def test_prolific_item_file_empty(tmp_path):
     db = tmp_path / "db.db"
     make_database(db, {1: [["A", "B"]]})
-    fails("prolific_webapp_sqlite", {"database": str(db), "items": str(empty(tmp_path))}, {"positions": 2},
-          "empty.csv")
+    fails("prolific_webapp_sqlite", {"database": str(db), "items": str(empty(tmp_path))}, {"positions": 2}, "empty.csv")
 
 
 def test_prolific_not_a_database(tmp_path):
     items = tmp_path / "items.csv"
     make_items(items, [[("vae", "hrq"), ("lbow", "hrq")]])
-    fails("prolific_webapp_sqlite", {"database": str(items), "items": str(items)}, {"positions": 2}, "items.csv",
-          "SQLite")
+    fails(
+        "prolific_webapp_sqlite", {"database": str(items), "items": str(items)}, {"positions": 2}, "items.csv", "SQLite"
+    )
 
 
 # --- AMT batch -------------------------------------------------------------------------------------------------
 def test_amt_results_missing_answer_column(tmp_path):
     key = write_key(tmp_path / "key.csv", n=1)
     results = tmp_path / "amt.csv"
-    pd.DataFrame([{"Input.prompt_id": "1000", "Input.sourcea": "GPT-2", "Input.idxa": "0", "Input.sourceb": "DExperts",
-                   "Input.idxb": "100", "AssignmentId": "A"}]).to_csv(results)
+    pd.DataFrame(
+        [
+            {
+                "Input.prompt_id": "1000",
+                "Input.sourcea": "GPT-2",
+                "Input.idxa": "0",
+                "Input.sourceb": "DExperts",
+                "Input.idxb": "100",
+                "AssignmentId": "A",
+            }
+        ]
+    ).to_csv(results)
     fails("amt_pairwise_batch", {"results": str(results), "key": key}, AMT_PARAMS, "amt.csv", "Answer.qFluent")
 
 
@@ -124,7 +152,7 @@ def test_amt_results_empty(tmp_path):
 def test_ms_forms_duplicated_participant(tmp_path):
     key = write_key(tmp_path / "key.csv")
     forms = write_forms(tmp_path / "b1.csv", {"7": ["A"] * 30})
-    text = open(forms, encoding="utf-8").read()
+    text = Path(forms).read_text(encoding="utf-8")
     dup = tmp_path / "b1dup.csv"
     dup.write_text(text + text.splitlines()[-1] + "\r\n", encoding="utf-8")
     fails("ms_forms_batches", {"key": key, "batch_1": str(dup)}, FORMS_PARAMS, "b1dup.csv", "appears twice")
@@ -133,8 +161,12 @@ def test_ms_forms_duplicated_participant(tmp_path):
 def test_ms_forms_wrong_encoding(tmp_path):
     key = write_key(tmp_path / "key.csv")
     write_forms(tmp_path / "b1.csv", {"7": ["C equally fluent"] * 30})
-    fails("ms_forms_batches", {"key": key, "batch_1": str(latin1(tmp_path / "b1.csv", tmp_path))}, FORMS_PARAMS,
-          "latin1_b1.csv")
+    fails(
+        "ms_forms_batches",
+        {"key": key, "batch_1": str(latin1(tmp_path / "b1.csv", tmp_path))},
+        FORMS_PARAMS,
+        "latin1_b1.csv",
+    )
 
 
 def test_ms_forms_empty_export(tmp_path):
@@ -150,10 +182,14 @@ def test_ms_forms_batch_beyond_the_key(tmp_path):
 
 # --- ABC-Eval JSON ---------------------------------------------------------------------------------------------------
 def abc_files(tmp_path):
-    likert = {"student_external_likert": evaluation(likert=[("d1", "emora", [("u1", "quality", "4")])],
-                                                    workers={"u1": "w1"})}
-    comparative = {"student_external_comparative": evaluation(
-        comparative=[(("d1", "emora"), ("d2", "blender2_3B"), "u2", "quality", 1)], workers={"u2": "w2"})}
+    likert = {
+        "student_external_likert": evaluation(likert=[("d1", "emora", [("u1", "quality", "4")])], workers={"u1": "w1"})
+    }
+    comparative = {
+        "student_external_comparative": evaluation(
+            comparative=[(("d1", "emora"), ("d2", "blender2_3B"), "u2", "quality", 1)], workers={"u2": "w2"}
+        )
+    }
     paths = {}
     for name, document in (("likert", likert), ("comparative", comparative)):
         paths[name] = tmp_path / f"{name}.json"
@@ -164,26 +200,43 @@ def abc_files(tmp_path):
 def test_abc_eval_truncated_json(tmp_path):
     paths = abc_files(tmp_path)
     cut = truncated(paths["likert"], tmp_path)
-    fails("abc_eval_json", {"likert": str(cut), "comparative": str(paths["comparative"])}, {"groups": GROUPS},
-          "truncated_likert.json", "JSON")
+    fails(
+        "abc_eval_json",
+        {"likert": str(cut), "comparative": str(paths["comparative"])},
+        {"groups": GROUPS},
+        "truncated_likert.json",
+        "JSON",
+    )
 
 
 def test_abc_eval_wrong_encoding(tmp_path):
     paths = abc_files(tmp_path)
     utf16 = tmp_path / "utf16.json"
     utf16.write_bytes(paths["likert"].read_text().encode("utf-16"))
-    fails("abc_eval_json", {"likert": str(utf16), "comparative": str(paths["comparative"])}, {"groups": GROUPS},
-          "utf16.json", "UTF-8")
+    fails(
+        "abc_eval_json",
+        {"likert": str(utf16), "comparative": str(paths["comparative"])},
+        {"groups": GROUPS},
+        "utf16.json",
+        "UTF-8",
+    )
 
 
 def test_abc_eval_missing_key(tmp_path):
     paths = abc_files(tmp_path)
     document = json.loads(paths["comparative"].read_text())
-    del document["student_external_comparative"]["dialogues"]["d1"]["comparative_annotations"]["quality"][0]["dialogue_compared_to_id"]
+    del document["student_external_comparative"]["dialogues"]["d1"]["comparative_annotations"]["quality"][0][
+        "dialogue_compared_to_id"
+    ]
     bad = tmp_path / "nobot.json"
     bad.write_text(json.dumps(document))
-    fails("abc_eval_json", {"likert": str(paths["likert"]), "comparative": str(bad)}, {"groups": GROUPS},
-          "nobot.json", "dialogue_compared_to_id")
+    fails(
+        "abc_eval_json",
+        {"likert": str(paths["likert"]), "comparative": str(bad)},
+        {"groups": GROUPS},
+        "nobot.json",
+        "dialogue_compared_to_id",
+    )
 
 
 # --- Qualtrics ---------------------------------------------------------------------------------------------------------
@@ -234,9 +287,13 @@ def workbook(tmp_path, sheets: dict) -> str:
 def test_workbook_truncated(tmp_path):
     path = workbook(tmp_path, {"read_rank_all": pd.DataFrame({"Ground Truth": [1.0] * 6})})
     cut = truncated(tmp_path / "book.xlsx", tmp_path)
-    fails("auto_score_workbook", {"workbook": str(cut)}, {"condition": "X", "contexts": 2, "responses": 3,
-                                                            "sheets": {"readability": "read_rank_all"}},
-          "truncated_book.xlsx", "cannot read the workbook")
+    fails(
+        "auto_score_workbook",
+        {"workbook": str(cut)},
+        {"condition": "X", "contexts": 2, "responses": 3, "sheets": {"readability": "read_rank_all"}},
+        "truncated_book.xlsx",
+        "cannot read the workbook",
+    )
     assert path
 
 
@@ -244,15 +301,33 @@ def test_auto_scores_missing_sheet_and_column(tmp_path):
     path = workbook(tmp_path, {"read_rank_all": pd.DataFrame({"Score": [1.0] * 6})})
     params = {"condition": "X", "contexts": 2, "responses": 3, "sheets": {"readability": "read_rank_all"}}
     fails("auto_score_workbook", {"workbook": path}, params, "book.xlsx", "no column 'Ground Truth'")
-    fails("auto_score_workbook", {"workbook": path}, {**params, "sheets": {"coherence": "cohe_rank_all"}}, "book.xlsx",
-          "no sheet 'cohe_rank_all'")
+    fails(
+        "auto_score_workbook",
+        {"workbook": path},
+        {**params, "sheets": {"coherence": "cohe_rank_all"}},
+        "book.xlsx",
+        "no sheet 'cohe_rank_all'",
+    )
 
 
 def test_surveygizmo_out_of_range_rating(tmp_path):
-    header = [f"m{k}" for k in range(18)] + ["Please enter readability", "Please enter coherence", "q1", "q2",
-                                            "Confirmation Code", "Time Spent", "Time Minutes"]
+    header = [f"m{k}" for k in range(18)] + [
+        "Please enter readability",
+        "Please enter coherence",
+        "q1",
+        "q2",
+        "Confirmation Code",
+        "Time Spent",
+        "Time Minutes",
+    ]
     rows = [header, [""] * 18 + ["3", "9", "No", "Yes", "", "0.01", "20"]]
     path = workbook(tmp_path, {"original_data": pd.DataFrame(rows)})
-    params = {"condition": "Likert", "design": "likert", "contexts": 1, "responses": 1, "layout": "alternate",
-              "range": [1, 6]}
+    params = {
+        "condition": "Likert",
+        "design": "likert",
+        "contexts": 1,
+        "responses": 1,
+        "layout": "alternate",
+        "range": [1, 6],
+    }
     fails("surveygizmo_workbook", {"workbook": path}, params, "book.xlsx", "column 19", "outside 1..6")

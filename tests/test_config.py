@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from helpers import REPO
+
 from humeval.config import load_config, load_study, raw_filename
 from humeval.errors import HumevalError
 

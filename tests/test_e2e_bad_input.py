@@ -2,11 +2,11 @@
 
 import hashlib
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
-
 from helpers import copy_project, raw_source, run_snakemake, skip_or_fail
 
 STUDY = "hosking-2022-paraphrase-meaning"
@@ -68,7 +68,7 @@ def mirror_with_modified(tmp_path, raw_id, modify):
         rel = mirror_relpath(entry["url"])
         (mirror / rel).parent.mkdir(parents=True, exist_ok=True)
         if entry["id"] == raw_id:
-            data = modify(open(f"{source}/{rel}", "rb").read())
+            data = modify(Path(f"{source}/{rel}").read_bytes())
             (mirror / rel).write_bytes(data)
             new_sha = hashlib.sha256(data).hexdigest()
         else:

@@ -3,7 +3,6 @@
 import pandas as pd
 import pytest
 
-
 STUDY = "finch-2024-evaluator-groups"
 pytestmark = pytest.mark.e2e
 LABELS = ["Con", "Emo", "Eng", "Gra", "Inf", "Pro", "Qua", "Rel"]
@@ -15,7 +14,9 @@ def built(full_run):
 
 
 def audit(built):
-    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(["table", "row", "column"])
+    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
+        ["table", "row", "column"]
+    )
 
 
 def test_devx_stux_rows_of_table3_equal_the_published_values(built):
@@ -29,7 +30,9 @@ def test_devx_stux_rows_of_table3_equal_the_published_values(built):
 def test_without_data_json_stui_and_surx_cells_are_published_only_and_the_rest_runs(built):
     assert not (built.parent.parent / "data/raw" / STUDY / "abc_eval.json").exists()
     cells = audit(built).reset_index()
-    needs = cells[cells["row"].str.contains("Stui|Surx") & cells["table"].isin(["table2", "table3_likert", "table3_pairwise"])]
+    needs = cells[
+        cells["row"].str.contains("Stui|Surx") & cells["table"].isin(["table2", "table3_likert", "table3_pairwise"])
+    ]
     assert len(needs) == 10 + 12 * 8
     assert (needs["status"] == "published_only").all()
     assert needs["note"].str.contains("data.json").all()

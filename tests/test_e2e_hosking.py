@@ -6,7 +6,6 @@ import sqlite3
 import pandas as pd
 import pytest
 
-
 STUDY = "hosking-2022-paraphrase-meaning"
 pytestmark = pytest.mark.e2e
 
@@ -30,8 +29,14 @@ def test_reproduction_preferences_equal_the_published_values(built):
 
 def test_design_counts(built):
     cells = numbers(built)
-    expected = {"tasks": 60, "responses": 180, "judgements": 5760, "items": 1920, "check_items": 120,
-                "comparisons": 1800}
+    expected = {
+        "tasks": 60,
+        "responses": 180,
+        "judgements": 5760,
+        "items": 1920,
+        "check_items": 120,
+        "comparisons": 1800,
+    }
     for row, n in expected.items():
         assert cells.loc[("counts", row, "n"), "value"] == n
     assert cells.loc[("counts", "attention_failures", "n"), "status"] == "published_only"

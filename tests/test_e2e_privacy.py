@@ -25,8 +25,9 @@ def identifiers(full_run) -> dict[str, set[str]]:
             record = ast.literal_eval(text)
             found["prolific"] |= {record["prolific_pid"], record["session_id"]}
             found["response"].add(rid)
-    report = pd.read_csv(raw(full_run, "shardlow-2019-clinical-simplification", "report.csv"), dtype=str,
-                         keep_default_na=False)
+    report = pd.read_csv(
+        raw(full_run, "shardlow-2019-clinical-simplification", "report.csv"), dtype=str, keep_default_na=False
+    )
     found["worker"] |= set(report["_worker_id"])
     found["ip"] |= set(report["_ip"])
     found["city"] |= set(report["_city"]) | set(report["_region"])
@@ -37,11 +38,19 @@ def identifiers(full_run) -> dict[str, set[str]]:
         units = next(iter(document.values()))["work_units"].values()
         found["worker"] |= {u["worker_id"] for u in units}
     for condition in ("likert", "rme", "bme", "bws"):
-        survey = pd.read_csv(raw(full_run, "santhanam-2019-dialogue-design", f"survey_{condition}.csv"), dtype=str,
-                             keep_default_na=False, header=None, skiprows=3)
+        survey = pd.read_csv(
+            raw(full_run, "santhanam-2019-dialogue-design", f"survey_{condition}.csv"),
+            dtype=str,
+            keep_default_na=False,
+            header=None,
+            skiprows=3,
+        )
         found["response"] |= set(survey.iloc[:, 7])
-        sheet = pd.read_excel(raw(full_run, "santhanam-2019-dialogue-design", f"inlg_{condition}.xlsx"),
-                              sheet_name="original_data", dtype=str)
+        sheet = pd.read_excel(
+            raw(full_run, "santhanam-2019-dialogue-design", f"inlg_{condition}.xlsx"),
+            sheet_name="original_data",
+            dtype=str,
+        )
         found["worker"] |= set(sheet.iloc[:, 1].dropna())
         found["ip"] |= set(sheet["IP Address"].dropna())
         found["city"] |= set(sheet["City"].dropna())
@@ -61,7 +70,7 @@ def report_data(path) -> str:
     html = path.read_text(errors="ignore")
     parts = []
     for name in ("results", "rules", "categories"):
-        match = re.search(r"var " + name + r" = (\{.*?\});\s*\n", html, flags=re.S)
+        match = re.search(r"var " + name + r" = (\{.*?\});\s*\n", html, flags=re.DOTALL)
         assert match, f"report.html has no 'var {name}'"
         parts.append(match.group(1))
         if name == "results":
@@ -84,8 +93,11 @@ def find_leaks(root, ids: dict, vocabulary: str) -> dict:
     """Files under ``root`` holding any identifier (file -> kinds)."""
     kind_of = {v: kind for kind, values in ids.items() for v in values if v not in vocabulary}
     spaced = [v for v in kind_of if not TOKEN.fullmatch(v)]  # e.g. a two-word city: plain substring search
-    files = [p for p in root.rglob("*")
-             if p.is_file() and p.suffix in {".csv", ".md", ".log", ".txt", ".html", ".dot", ".svg"}]
+    files = [
+        p
+        for p in root.rglob("*")
+        if p.is_file() and p.suffix in {".csv", ".md", ".log", ".txt", ".html", ".dot", ".svg"}
+    ]
     leaks = {}
     for path in files:
         text = report_data(path) if path.name == "report.html" else path.read_text(errors="ignore")
@@ -105,6 +117,6 @@ def test_no_raw_identifier_in_any_output_log_or_report(full_run):
 
 def test_the_check_finds_a_planted_identifier(full_run, tmp_path):
     ids = identifiers(full_run)
-    planted = sorted(ids["ip"])[0]
+    planted = min(ids["ip"])
     (tmp_path / "table.csv").write_text(f"row,value\nx,{planted}\n")
     assert find_leaks(tmp_path, ids, project_vocabulary(full_run)) == {"table.csv": ["ip"]}

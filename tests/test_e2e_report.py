@@ -1,7 +1,6 @@
 """The self-contained HTML report renders in a real browser and every figure in it decodes."""
 
 import pytest
-
 from browser import find_browser, headless_chromium
 from helpers import skip_or_fail
 
@@ -21,7 +20,9 @@ Promise.all(entries.map(([path, r]) => new Promise(resolve => {
 
 def test_report_renders_and_every_figure_loads(full_run, tmp_path):
     if None in find_browser():
-        skip_or_fail("no headless Chromium/chromedriver (Debian packages chromium, chromium-driver; .ci/run installs them)")
+        skip_or_fail(
+            "no headless Chromium/chromedriver (Debian packages chromium, chromium-driver; .ci/run installs them)"
+        )
     report = full_run / "results/report.html"
     with headless_chromium(str(tmp_path / "profile")) as browser:
         browser.goto(report.as_uri())
@@ -30,8 +31,11 @@ def test_report_renders_and_every_figure_loads(full_run, tmp_path):
         assert {"hosking-2022-paraphrase-meaning", "santhanam-2019-dialogue-design", "Summary"} <= set(state[2])
         loaded = dict(browser.run(CHECK_IMAGES, asynchronous=True))
     figures = {path for path in loaded if path.endswith(".png")}
-    expected = {f"results/{name}/figures/{figure['id']}.png" for name, study in configured_studies(full_run).items()
-                for figure in study.get("figures", [])} | {"results/summary/figure_cv_star.png"}
+    expected = {
+        f"results/{name}/figures/{figure['id']}.png"
+        for name, study in configured_studies(full_run).items()
+        for figure in study.get("figures", [])
+    } | {"results/summary/figure_cv_star.png"}
     assert figures == expected
     assert "results/rulegraph.svg" in loaded
     assert all(width > 0 for width in loaded.values()), {p: w for p, w in loaded.items() if w == 0}

@@ -5,7 +5,6 @@ import math
 import pandas as pd
 import pytest
 
-
 STUDY = "santhanam-2019-dialogue-design"
 pytestmark = pytest.mark.e2e
 CONDITIONS = ["Likert", "RME", "BME", "BWS"]
@@ -17,16 +16,22 @@ def built(full_run):
 
 
 def audit(built):
-    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(["table", "row", "column"])
+    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
+        ["table", "row", "column"]
+    )
 
 
 def truncated(value, decimals=2):
-    return math.trunc(value * 10 ** decimals) / 10 ** decimals
+    return math.trunc(value * 10**decimals) / 10**decimals
 
 
 def test_table1_reproduction_matches_all_16_cells(built):
     cells = audit(built).loc["table1"].reset_index()
-    repro = cells[cells["column"].str.endswith("|reproduction") & cells["row"].str.startswith("ICC") & ~cells["row"].str.endswith("|p")]
+    repro = cells[
+        cells["column"].str.endswith("|reproduction")
+        & cells["row"].str.startswith("ICC")
+        & ~cells["row"].str.endswith("|p")
+    ]
     assert len(repro) == 16 and (repro["status"] == "match").all(), repro
 
 
@@ -52,7 +57,9 @@ def test_figure1_r_values_at_two_decimals(built):
 
 def test_table8_published_mode_matches_and_corrected_mode_differs(built):
     cells = audit(built).reset_index()
-    t8 = cells[(cells["table"] == "table8") & cells["column"].str.endswith("|reproduction") & ~cells["row"].str.endswith("|p")]
+    t8 = cells[
+        (cells["table"] == "table8") & cells["column"].str.endswith("|reproduction") & ~cells["row"].str.endswith("|p")
+    ]
     assert len(t8) == 8 and (t8["status"] == "match").all()
     corrected = audit(built).loc[("table8_corrected", "readability", "Likert|reproduction"), "value"]
     published_mode = audit(built).loc[("table8", "readability", "Likert|reproduction"), "value"]

@@ -3,7 +3,6 @@
 import pandas as pd
 import pytest
 
-
 STUDY = "shardlow-2019-clinical-simplification"
 pytestmark = pytest.mark.e2e
 

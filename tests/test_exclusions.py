@@ -6,12 +6,20 @@ from humeval.exclusions import EXCLUSION_COLUMNS, apply_exclusions
 def pairwise():
     rows = [
         # participant p1 chose the distractor (as B) in item t1q2: fails the attention check
-        ("p1", "t1q1", "vae", "hrq", 1), ("p1", "t1q2", "golds", "distractor", -1), ("p1", "t1q3", "inputs", "golds", 1),
-        ("p2", "t1q1", "vae", "hrq", -1), ("p2", "t1q2", "golds", "distractor", 1), ("p2", "t1q3", "inputs", "golds", -1),
+        ("p1", "t1q1", "vae", "hrq", 1),
+        ("p1", "t1q2", "golds", "distractor", -1),
+        ("p1", "t1q3", "inputs", "golds", 1),
+        ("p2", "t1q1", "vae", "hrq", -1),
+        ("p2", "t1q2", "golds", "distractor", 1),
+        ("p2", "t1q3", "inputs", "golds", -1),
     ]
     frame = pd.DataFrame(rows, columns=["participant", "item", "system", "system_b", "value"])
-    return frame.assign(study="s", side="reproduction", response_type="pairwise",
-                        judgement_id=frame["participant"] + ":" + frame["item"])
+    return frame.assign(
+        study="s",
+        side="reproduction",
+        response_type="pairwise",
+        judgement_id=frame["participant"] + ":" + frame["item"],
+    )
 
 
 RULES = [
@@ -40,10 +48,15 @@ def test_no_failure_logs_nothing_for_the_attention_rule():
 
 
 def test_invalid_permutation_drops_whole_ranking_once():
-    ranks = pd.DataFrame({
-        "judgement_id": ["r1"] * 4 + ["r2"] * 4, "participant": ["w1"] * 4 + ["w2"] * 4,
-        "item": ["u1"] * 8, "system": ["A", "B", "C", "D"] * 2, "value": [1, 2, 3, 4, 1, 1, 3, 4],
-    }).assign(study="s", side="original", response_type="rank", system_b="")
+    ranks = pd.DataFrame(
+        {
+            "judgement_id": ["r1"] * 4 + ["r2"] * 4,
+            "participant": ["w1"] * 4 + ["w2"] * 4,
+            "item": ["u1"] * 8,
+            "system": ["A", "B", "C", "D"] * 2,
+            "value": [1, 2, 3, 4, 1, 1, 3, 4],
+        }
+    ).assign(study="s", side="original", response_type="rank", system_b="")
     kept, log = apply_exclusions(ranks, pd.DataFrame(), [{"rule": "invalid_permutation"}])
     assert log["judgement_id"].tolist() == ["r2"]
     assert "1=A, 1=B, 3=C, 4=D" in log["reason"].iloc[0]
@@ -53,7 +66,15 @@ def test_invalid_permutation_drops_whole_ranking_once():
 def test_drop_where_reads_participant_metadata():
     data = pairwise()
     people = pd.DataFrame({"participant": ["p1", "p2"], "golden": ["true", "false"]})
-    kept, log = apply_exclusions(data, people, [{"rule": "drop_where", "name": "gold",
-                                                 "params": {"column": "golden", "values": ["true"],
-                                                            "reason": "test question"}}])
+    _, log = apply_exclusions(
+        data,
+        people,
+        [
+            {
+                "rule": "drop_where",
+                "name": "gold",
+                "params": {"column": "golden", "values": ["true"], "reason": "test question"},
+            }
+        ],
+    )
     assert set(log["participant"]) == {"p1"} and log["reason"].str.startswith("test question").all()

@@ -19,7 +19,8 @@ def mirror(tmp_path):
 
 def test_mirror_relpath_decodes_github_raw_url():
     assert mirror_relpath(URL) == Path(
-        "github/owner/repo/0123456789abcdef0123456789abcdef01234567/Data Extraction/x.csv")
+        "github/owner/repo/0123456789abcdef0123456789abcdef01234567/Data Extraction/x.csv"
+    )
 
 
 def test_fetch_copies_from_mirror_and_verifies_sha256(mirror, tmp_path):

@@ -12,20 +12,35 @@ from humeval.metrics.groups import annotation_rows, singly_annotated, within_gro
 def row(category, dialogue, label, label_order, order, value, compared=None):
     item = dialogue if compared is None else f"{dialogue}|{compared}"
     pair = "" if compared is None else "|".join(sorted([dialogue, compared]))
-    return {"side": "G", "category": category, "item": item, "criterion": label, "dialogue": dialogue,
-            "pair": pair, "label_order": label_order, "order": order, "value": value}
+    return {
+        "side": "G",
+        "category": category,
+        "item": item,
+        "criterion": label,
+        "dialogue": dialogue,
+        "pair": pair,
+        "label_order": label_order,
+        "order": order,
+        "value": value,
+    }
 
 
 def sampler_fixture():
     """Annotation 0 holds value 1 (Likert) / -1 (pairwise), annotation 1 value 5 / +1: the value shows the pick."""
     rows = [
-        row("likert", "dD", "x", 0, 0, 1), row("likert", "dD", "x", 0, 1, 5),   # listed first, sorted later
-        row("likert", "dA", "x", 0, 0, 1), row("likert", "dA", "x", 0, 1, 5),
-        row("likert", "dA", "y", 1, 0, 1), row("likert", "dA", "y", 1, 1, 5),
-        row("likert", "dB", "x", 0, 0, 1),                                        # single: kept, no draw
-        row("likert", "dC", "x", 0, 0, 1), row("likert", "dC", "x", 0, 1, 5),
-        row("pairwise", "dP", "x", 0, 0, -1, "dQ"), row("pairwise", "dP", "x", 0, 1, 1, "dQ"),
-        row("pairwise", "dQ", "x", 0, 0, -1, "dP"), row("pairwise", "dQ", "x", 0, 1, 1, "dP"),
+        row("likert", "dD", "x", 0, 0, 1),
+        row("likert", "dD", "x", 0, 1, 5),  # listed first, sorted later
+        row("likert", "dA", "x", 0, 0, 1),
+        row("likert", "dA", "x", 0, 1, 5),
+        row("likert", "dA", "y", 1, 0, 1),
+        row("likert", "dA", "y", 1, 1, 5),
+        row("likert", "dB", "x", 0, 0, 1),  # single: kept, no draw
+        row("likert", "dC", "x", 0, 0, 1),
+        row("likert", "dC", "x", 0, 1, 5),
+        row("pairwise", "dP", "x", 0, 0, -1, "dQ"),
+        row("pairwise", "dP", "x", 0, 1, 1, "dQ"),
+        row("pairwise", "dQ", "x", 0, 0, -1, "dP"),
+        row("pairwise", "dQ", "x", 0, 1, 1, "dP"),
     ]
     return pd.DataFrame(rows)
 
@@ -43,8 +58,15 @@ def test_authors_sampler_picks_worked_out_by_hand():
     #   dQ|dP doubly -> draw 6 = 0 consumed, pair reuses 1    -> pick 1 (value +1)
     single = singly_annotated(annotation_rows(sampler_fixture()), {"name": "authors", "seed": 123})
     picked = single.set_index(["item", "criterion"])["value"].to_dict()
-    assert picked == {("dA", "x"): 1, ("dA", "y"): 1, ("dB", "x"): 1, ("dC", "x"): 1, ("dD", "x"): 5,
-                      ("dP|dQ", "x"): 1, ("dQ|dP", "x"): 1}
+    assert picked == {
+        ("dA", "x"): 1,
+        ("dA", "y"): 1,
+        ("dB", "x"): 1,
+        ("dC", "x"): 1,
+        ("dD", "x"): 5,
+        ("dP|dQ", "x"): 1,
+        ("dQ|dP", "x"): 1,
+    }
 
 
 def test_first_sampler_always_keeps_the_first_annotation():
@@ -54,8 +76,13 @@ def test_first_sampler_always_keeps_the_first_annotation():
 
 
 def test_within_group_alpha_uses_first_two_annotations_only():
-    frame = pd.DataFrame([row("likert", f"d{k}", "x", 0, o, v) for k, values in enumerate([(1, 1, 5), (5, 5, 1), (3, 3)])
-                          for o, v in enumerate(values)])
+    frame = pd.DataFrame(
+        [
+            row("likert", f"d{k}", "x", 0, o, v)
+            for k, values in enumerate([(1, 1, 5), (5, 5, 1), (3, 3)])
+            for o, v in enumerate(values)
+        ]
+    )
     alpha = within_group_alpha(annotation_rows(frame))
     assert alpha["x"] == pytest.approx(1.0)  # the third annotations (which disagree) are ignored
 

@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
-
 from helpers import REPO
+
 from humeval.config import read_yaml
 from humeval.errors import HumevalError
 from humeval.loaders.amt_pairwise_batch import load as load_amt
@@ -14,9 +14,21 @@ AMT_PARAMS = LIU["extract"][0]["params"]
 
 
 def write_key(path, n=60):
-    rows = [{"prompt_id": str(1000 + i), "sentprefix": "p", "sourcea": "DExperts" if i % 2 else "GPT-2", "senta": "x",
-             "toxa": "0.1", "idxa": str(i), "sourceb": "GPT-2" if i % 2 else "DExperts", "sentb": "y", "toxb": "0.2",
-             "idxb": str(i + 100)} for i in range(n)]
+    rows = [
+        {
+            "prompt_id": str(1000 + i),
+            "sentprefix": "p",
+            "sourcea": "DExperts" if i % 2 else "GPT-2",
+            "senta": "x",
+            "toxa": "0.1",
+            "idxa": str(i),
+            "sourceb": "GPT-2" if i % 2 else "DExperts",
+            "sentb": "y",
+            "toxb": "0.2",
+            "idxb": str(i + 100),
+        }
+        for i in range(n)
+    ]
     if n > 31:
         rows[31]["toxb"] = ""  # uid 32 has a missing field
     pd.DataFrame(rows).to_csv(path, index=False)
@@ -25,8 +37,17 @@ def write_key(path, n=60):
 
 def write_forms(path, answers_by_respondent, columns=39):
     """An MS Forms-like export: 9 metadata columns (header cells with newlines), then 30 questions."""
-    header = ["ID", "Start time", "Completion time", "Email", "Name", "Last modified time",
-              "Consent\n\nI have read...", "Your Prolific ID\n\nWe need this", "Instructions\nThank you"]
+    header = [
+        "ID",
+        "Start time",
+        "Completion time",
+        "Email",
+        "Name",
+        "Last modified time",
+        "Consent\n\nI have read...",
+        "Your Prolific ID\n\nWe need this",
+        "Instructions\nThank you",
+    ]
     header += ["Column"] + [str(q) for q in range(2, 31)]
     header = header[:columns]
     rows = []
@@ -62,8 +83,9 @@ def test_further_export_of_the_same_batch_loads_without_code_change(tmp_path):
     key = write_key(tmp_path / "key.csv")
     first = write_forms(tmp_path / "b1.csv", {"1": ["A"] * 30, "2": ["B"] * 30, "3": ["A"] * 30})
     more = write_forms(tmp_path / "b1_more.csv", {str(r): ["B"] * 30 for r in range(4, 21)})
-    judgements, participants = load_forms({"key": key, "batch_1": first, "batch_1_20raters": more}, FORMS_PARAMS,
-                                          study="s", side="reproduction")
+    judgements, participants = load_forms(
+        {"key": key, "batch_1": first, "batch_1_20raters": more}, FORMS_PARAMS, study="s", side="reproduction"
+    )
     assert len(participants) == 20 and judgements.groupby("item").size().eq(20).all()
 
 
@@ -89,12 +111,15 @@ def test_amt_results_join_on_ids_not_text(tmp_path):
     for _, item in key.iterrows():
         for k, answer in enumerate("abc"):
             record = {f"Input.{f}": item[f] for f in ["prompt_id", "sourcea", "idxa", "sourceb", "idxb"]}
-            record.update({"Input.senta": " leading space lost", "AssignmentId": f"AS{item['idxa']}{k}",
-                           "Answer.qFluent": answer})
+            record.update(
+                {"Input.senta": " leading space lost", "AssignmentId": f"AS{item['idxa']}{k}", "Answer.qFluent": answer}
+            )
             records.append(record)
     results = tmp_path / "amt.csv"
     pd.DataFrame(records).to_csv(results)
-    judgements, participants = load_amt({"results": str(results), "key": key_path}, AMT_PARAMS, study="s", side="original")
+    judgements, participants = load_amt(
+        {"results": str(results), "key": key_path}, AMT_PARAMS, study="s", side="original"
+    )
     assert judgements.groupby("item")["value"].apply(list).to_dict() == {"uid0001": [1, -1, 0], "uid0002": [1, -1, 0]}
     assert len(participants) == 6
 
@@ -102,7 +127,18 @@ def test_amt_results_join_on_ids_not_text(tmp_path):
 def test_amt_item_missing_from_key_is_an_error(tmp_path):
     key_path = write_key(tmp_path / "key.csv", n=1)
     results = tmp_path / "amt.csv"
-    pd.DataFrame([{"Input.prompt_id": "9", "Input.sourcea": "x", "Input.idxa": "1", "Input.sourceb": "y",
-                   "Input.idxb": "2", "AssignmentId": "A", "Answer.qFluent": "a"}]).to_csv(results)
+    pd.DataFrame(
+        [
+            {
+                "Input.prompt_id": "9",
+                "Input.sourcea": "x",
+                "Input.idxa": "1",
+                "Input.sourceb": "y",
+                "Input.idxb": "2",
+                "AssignmentId": "A",
+                "Answer.qFluent": "a",
+            }
+        ]
+    ).to_csv(results)
     with pytest.raises(HumevalError, match="record 1: item .* is not in the item key"):
         load_amt({"results": str(results), "key": key_path}, AMT_PARAMS, study="s", side="original")

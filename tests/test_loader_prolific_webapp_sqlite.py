@@ -1,4 +1,5 @@
 import sqlite3
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,8 +14,10 @@ FAKE_SESSION = "FAKE-SESSION-0001"
 def make_database(path, answers_by_task):
     """answers_by_task: {task_number: [answers of response 1 as list, ...]} (2 questions per task)."""
     with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE tasks (id TEXT PRIMARY KEY, task_number INTEGER, prolific_id TEXT, "
-                   "time_allocated TEXT, session_id TEXT, status TEXT)")
+        db.execute(
+            "CREATE TABLE tasks (id TEXT PRIMARY KEY, task_number INTEGER, prolific_id TEXT, "
+            "time_allocated TEXT, session_id TEXT, status TEXT)"
+        )
         db.execute("CREATE TABLE results (id TEXT PRIMARY KEY, json_string TEXT, prolific_id TEXT)")
         k = 0
         for task, responses in answers_by_task.items():
@@ -22,7 +25,9 @@ def make_database(path, answers_by_task):
                 k += 1
                 record = {str(q): {"meaning": a} for q, a in enumerate(answers)}
                 record.update(task_id=f"task{task}", prolific_pid=FAKE_PID, session_id=FAKE_SESSION)
-                db.execute("INSERT INTO tasks VALUES (?, ?, ?, '', ?, 'completed')", (f"r{k}", task, FAKE_PID, FAKE_SESSION))
+                db.execute(
+                    "INSERT INTO tasks VALUES (?, ?, ?, '', ?, 'completed')", (f"r{k}", task, FAKE_PID, FAKE_SESSION)
+                )
                 db.execute("INSERT INTO results VALUES (?, ?, ?)", (f"r{k}", repr(record), FAKE_PID))
 
 
@@ -58,7 +63,7 @@ def test_load_maps_answers_positionally_and_pseudonymises(export):
 
 def test_truncated_database_gives_one_clear_error(export, tmp_path):
     truncated = tmp_path / "truncated.db"
-    truncated.write_bytes(open(export["database"], "rb").read()[:600])
+    truncated.write_bytes(Path(export["database"]).read_bytes()[:600])
     with pytest.raises(HumevalError) as info:
         load({**export, "database": str(truncated)}, {"positions": 2}, study="s", side="reproduction")
     assert "truncated.db" in str(info.value) and "SQLite" in str(info.value)

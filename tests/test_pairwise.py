@@ -8,11 +8,15 @@ from humeval.metrics.pairwise import majority_vote, preference_scores, relative_
 def judgements():
     # item 1: a vs b, votes A, A, B -> a wins; item 2: b vs c, votes B, B, A -> c wins;
     # item 3: c vs a, votes A, A, A -> c wins
-    rows = [("i1", "a", "b", v) for v in (1, 1, -1)] + [("i2", "b", "c", v) for v in (-1, -1, 1)] + \
-           [("i3", "c", "a", v) for v in (1, 1, 1)]
+    rows = (
+        [("i1", "a", "b", v) for v in (1, 1, -1)]
+        + [("i2", "b", "c", v) for v in (-1, -1, 1)]
+        + [("i3", "c", "a", v) for v in (1, 1, 1)]
+    )
     frame = pd.DataFrame(rows, columns=["item", "system", "system_b", "value"])
-    return frame.assign(side="reproduction", response_type="pairwise",
-                        judgement_id=[f"j{k}" for k in range(len(frame))])
+    return frame.assign(
+        side="reproduction", response_type="pairwise", judgement_id=[f"j{k}" for k in range(len(frame))]
+    )
 
 
 def test_majority_vote_and_scores_by_hand():
@@ -24,10 +28,12 @@ def test_majority_vote_and_scores_by_hand():
 
 def test_relative_preference_divides_by_all_comparisons_with_per_appearance_row():
     config = {"systems": [{"code": "a", "label": "A"}, {"code": "b", "label": "B"}, {"code": "c", "label": "C"}]}
-    data = StudyData(kept=judgements(), tidy=judgements(), participants=pd.DataFrame(),
-                     exclusions=pd.DataFrame(), config=config)
-    out = relative_preference_numbers(data, table="pref", side="reproduction", column="repro",
-                                      score_column="score", per_appearance_suffix=" (pa)")
+    data = StudyData(
+        kept=judgements(), tidy=judgements(), participants=pd.DataFrame(), exclusions=pd.DataFrame(), config=config
+    )
+    out = relative_preference_numbers(
+        data, table="pref", side="reproduction", column="repro", score_column="score", per_appearance_suffix=" (pa)"
+    )
     cells = out.set_index(["row", "column"])["value"]
     assert cells[("C", "repro")] == pytest.approx(100 * 2 / 3)  # 3 comparisons in all
     assert cells[("C (pa)", "repro")] == pytest.approx(100 * 2 / 2)  # c appears in 2

@@ -40,9 +40,18 @@ def test_correlation_exact_p_for_perfect_rank_order_of_four():
 def test_qra_numbers_uses_published_and_rounded_recomputed_inputs():
     numbers = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "repro", "value": [23.0049, -8.6666]})
     published = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "orig", "value": [36.0, -16.0]})
-    entries = [{"type": "cv_star", "table": "q", "measurand_table": "t", "rows": ["a", "b"],
-                "inputs": [{"column": "orig", "source": "published"},
-                           {"column": "repro", "source": "recomputed", "round": 2}]}]
+    entries = [
+        {
+            "type": "cv_star",
+            "table": "q",
+            "measurand_table": "t",
+            "rows": ["a", "b"],
+            "inputs": [
+                {"column": "orig", "source": "published"},
+                {"column": "repro", "source": "recomputed", "round": 2},
+            ],
+        }
+    ]
     out, summary = qra_numbers(numbers, published, entries)
     out = out.set_index("row")["value"]
     assert summary["inputs"].tolist() == ["36;23", "-16;-8.67"]

@@ -2,8 +2,8 @@ import copy
 
 import pandas as pd
 import pytest
-
 from helpers import REPO
+
 from humeval.config import load_study, read_yaml
 from humeval.errors import HumevalError
 from humeval.metrics.ranking import average_rank, rank_counts, validate_rank_count_aggregate

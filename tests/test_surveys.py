@@ -1,23 +1,35 @@
 import pandas as pd
 import pytest
-
 from helpers import FIXTURES
+
 from humeval.errors import HumevalError
 from humeval.loaders.qualtrics_survey import load
 from humeval.metrics.surveys import icc, spreadsheet_mode, subgroup_members, unanchored_time_split
 
-PARAMS = {"condition": "Likert", "design": "likert", "contexts": 1, "responses": 2, "layout": "alternate",
-          "range": [1, 6], "response_text_pattern": r"Response \d+:\s*(.*?)\n\n"}
+PARAMS = {
+    "condition": "Likert",
+    "design": "likert",
+    "contexts": 1,
+    "responses": 2,
+    "layout": "alternate",
+    "range": [1, 6],
+    "response_text_pattern": r"Response \d+:\s*(.*?)\n\n",
+}
 
 
 def test_positional_parsing_wins_over_duplicated_tags():
-    judgements, participants = load({"survey": str(FIXTURES / "qualtrics_2_participants.csv")}, PARAMS, study="s",
-                                     side="reproduction")
+    judgements, participants = load(
+        {"survey": str(FIXTURES / "qualtrics_2_participants.csv")}, PARAMS, study="s", side="reproduction"
+    )
     first = judgements[judgements["participant"] == participants["participant"].iloc[0]]
     cells = first.set_index(["item", "criterion"])["value"].to_dict()
     # columns 11..14 are (r1 readability, r1 coherence, r2 readability, r2 coherence) whatever their tags say
-    assert cells == {("c01r1", "readability"): 1, ("c01r1", "coherence"): 6, ("c01r2", "readability"): 3,
-                     ("c01r2", "coherence"): 4}
+    assert cells == {
+        ("c01r1", "readability"): 1,
+        ("c01r1", "coherence"): 6,
+        ("c01r2", "readability"): 3,
+        ("c01r2", "coherence"): 4,
+    }
     assert participants[["q1", "q2"]].values.tolist() == [["yes", "no"], ["no", "yes"]]
     assert participants["minutes"].tolist() == [10, 30]
     assert set(judgements["response_text"]) == {"Hello there.", "Hi."}
@@ -35,8 +47,12 @@ def test_likert_value_out_of_range_names_row_and_column(tmp_path):
 
 def test_layout_that_does_not_fit_the_question_texts_is_refused():
     with pytest.raises(HumevalError, match="column 12: question text does not mention 'readability'"):
-        load({"survey": str(FIXTURES / "qualtrics_2_participants.csv")}, {**PARAMS, "layout": "criterion_blocks"},
-             study="s", side="reproduction")
+        load(
+            {"survey": str(FIXTURES / "qualtrics_2_participants.csv")},
+            {**PARAMS, "layout": "criterion_blocks"},
+            study="s",
+            side="reproduction",
+        )
 
 
 def test_spreadsheet_mode_breaks_ties_by_first_occurrence():
@@ -53,17 +69,26 @@ def test_unanchored_time_split_compares_with_the_mean_of_later_rows():
     people = pd.DataFrame({"participant": list("abcd"), "row": [0, 1, 2, 3], "minutes": minutes})
     assert subgroup_members(people, "above", time_split="published").tolist() == ["b", "d"]
     assert subgroup_members(people, "above", time_split="corrected").tolist() == ["b", "d"]  # mean 29.0
-    assert subgroup_members(people.assign(minutes=[20.4, 50.0, 10.0, 30.0]), "above", time_split="published").tolist() == ["b", "d"]
-    assert subgroup_members(people.assign(minutes=[20.4, 50.0, 10.0, 30.0]), "above", time_split="corrected").tolist() == ["b", "d"]
-    assert subgroup_members(people.assign(minutes=[30.0, 50.0, 40.0, 10.0]), "above", time_split="published").tolist() == ["b", "c", "d"]
-    assert subgroup_members(people.assign(minutes=[30.0, 50.0, 40.0, 10.0]), "above", time_split="corrected").tolist() == ["b", "c"]
+    assert subgroup_members(
+        people.assign(minutes=[20.4, 50.0, 10.0, 30.0]), "above", time_split="published"
+    ).tolist() == ["b", "d"]
+    assert subgroup_members(
+        people.assign(minutes=[20.4, 50.0, 10.0, 30.0]), "above", time_split="corrected"
+    ).tolist() == ["b", "d"]
+    assert subgroup_members(
+        people.assign(minutes=[30.0, 50.0, 40.0, 10.0]), "above", time_split="published"
+    ).tolist() == ["b", "c", "d"]
+    assert subgroup_members(
+        people.assign(minutes=[30.0, 50.0, 40.0, 10.0]), "above", time_split="corrected"
+    ).tolist() == ["b", "c"]
 
 
 def test_icc_consistency_and_agreement_match_hand_computation():
     # items x raters [[1, 2], [3, 3], [5, 6]]: MSR = 8.1667, MSC = 0.6667, MSE = 0.1667 (n = 3, k = 2)
     # ICC(C,k) = (MSR - MSE) / MSR = 48/49; ICC(A,k) = (MSR - MSE) / (MSR + (MSC - MSE) / n) = 0.96
-    frame = pd.DataFrame({"item": ["i1", "i1", "i2", "i2", "i3", "i3"], "participant": ["a", "b"] * 3,
-                          "value": [1, 2, 3, 3, 5, 6]})
+    frame = pd.DataFrame(
+        {"item": ["i1", "i1", "i2", "i2", "i3", "i3"], "participant": ["a", "b"] * 3, "value": [1, 2, 3, 3, 5, 6]}
+    )
     result = icc(frame)
     assert result["ICC-C"][0] == pytest.approx(48 / 49)
     assert result["ICC-A"][0] == pytest.approx(0.96)

@@ -2,12 +2,18 @@ import pandas as pd
 
 from humeval.tables import markdown_table, wide_table
 
-AUDIT = pd.DataFrame({
-    "table": "t", "row": ["x", "x", "y", "y"], "column": ["orig", "repro", "orig", "repro"],
-    "value": [None, 23.0, None, -8.6667], "published": [36.0, 23.0, -16.0, -8.0], "precision": [0, 2, 0, 2],
-    "status": ["published_only", "match", "published_only", "mismatch"],
-    "note": ["no raw data", "", "no raw data", "rounding"],
-})
+AUDIT = pd.DataFrame(
+    {
+        "table": "t",
+        "row": ["x", "x", "y", "y"],
+        "column": ["orig", "repro", "orig", "repro"],
+        "value": [None, 23.0, None, -8.6667],
+        "published": [36.0, 23.0, -16.0, -8.0],
+        "precision": [0, 2, 0, 2],
+        "status": ["published_only", "match", "published_only", "mismatch"],
+        "note": ["no raw data", "", "no raw data", "rounding"],
+    }
+)
 TABLE = {"id": "t", "title": "Demo", "row_header": "system", "rows": ["x", "y"], "columns": ["orig", "repro"]}
 
 

@@ -50,11 +50,22 @@ def published_frame(blocks: list[dict]) -> pd.DataFrame:
             for column, cell in columns.items():
                 text, note = (cell["value"], cell.get("note")) if isinstance(cell, dict) else (cell, None)
                 value, precision, marker = parse_published(text)
-                rows.append({"table": block["table"], "row": str(row), "column": str(column), "value": value,
-                             "published_text": str(text), "precision": precision, "marker": marker,
-                             "source": block.get("source", ""), "note": note or block.get("note", "")})
-    frame = pd.DataFrame(rows, columns=["table", "row", "column", "value", "published_text", "precision",
-                                        "marker", "source", "note"])
+                rows.append(
+                    {
+                        "table": block["table"],
+                        "row": str(row),
+                        "column": str(column),
+                        "value": value,
+                        "published_text": str(text),
+                        "precision": precision,
+                        "marker": marker,
+                        "source": block.get("source", ""),
+                        "note": note or block.get("note", ""),
+                    }
+                )
+    frame = pd.DataFrame(
+        rows, columns=["table", "row", "column", "value", "published_text", "precision", "marker", "source", "note"]
+    )
     duplicated = frame.duplicated(["table", "row", "column"])
     if duplicated.any():
         first = frame[duplicated].iloc[0]
@@ -67,10 +78,13 @@ def published_blocks(study: dict) -> list[dict]:
     numbers the paper printed, shown in the audit as published only)."""
     blocks = list(study.get("published", []))
     for aggregate in study.get("published_aggregates", []):
-        cells = {system: {aggregate["column"].format(rank=rank): str(count) for rank, count in enumerate(row, 1)}
-                 for system, row in aggregate["counts"].items()}
-        blocks.append({"table": aggregate["table"], "source": aggregate["source"], "note": aggregate["note"],
-                       "cells": cells})
+        cells = {
+            system: {aggregate["column"].format(rank=rank): str(count) for rank, count in enumerate(row, 1)}
+            for system, row in aggregate["counts"].items()
+        }
+        blocks.append(
+            {"table": aggregate["table"], "source": aggregate["source"], "note": aggregate["note"], "cells": cells}
+        )
     return blocks
 
 
@@ -96,7 +110,7 @@ def status_of(value: float, published: float, precision: int) -> str:
     """
     has_value, has_published = pd.notna(value), pd.notna(published)
     if has_value and has_published:
-        return "match" if abs(value - published) <= 0.5 * 10.0 ** -precision + 1e-9 else "mismatch"
+        return "match" if abs(value - published) <= 0.5 * 10.0**-precision + 1e-9 else "mismatch"
     if has_value:
         return "recomputed_only"
     if has_published:
@@ -104,15 +118,15 @@ def status_of(value: float, published: float, precision: int) -> str:
     raise HumevalError("a cell has neither a recomputed nor a published value")
 
 
-def build_audit(numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dict],
-                default_precision: int = 3) -> pd.DataFrame:
+def build_audit(
+    numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dict], default_precision: int = 3
+) -> pd.DataFrame:
     """Join recomputed and published numbers into the ``numbers.csv`` audit, in table order.
 
     ``tables``: the config's table entries (``id``, ``rows``?, ``columns``, ``precision``?); a cell of a
     table that neither side fills is an error, so a typo in a row label cannot pass silently.
     """
-    merged = numbers.merge(published.rename(columns={"value": "published"}), on=["table", "row", "column"],
-                           how="outer")
+    merged = numbers.merge(published.rename(columns={"value": "published"}), on=["table", "row", "column"], how="outer")
     merged["precision"] = merged["precision"].astype("Float64")
     order = []
     for rank, table in enumerate(tables):
@@ -122,12 +136,20 @@ def build_audit(numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dic
         unknown = part[~part["row"].isin(row_order) | ~part["column"].isin(col_order)]
         if not unknown.empty:
             first = unknown.iloc[0]
-            raise HumevalError(f"table {table['id']!r}: cell ({first['row']!r}, {first['column']!r}) is not in "
-                               "the table's configured rows/columns")
+            raise HumevalError(
+                f"table {table['id']!r}: cell ({first['row']!r}, {first['column']!r}) is not in "
+                "the table's configured rows/columns"
+            )
         precision, row_precision = table.get("precision", {}), table.get("row_precision", {})
-        fallback = [row_precision.get(r, precision.get(c, default_precision)) for r, c in zip(part["row"], part["column"])]
-        part = part.assign(_t=rank, _r=part["row"].map(row_order), _c=part["column"].map(col_order),
-                           precision=part["precision"].fillna(pd.Series(fallback, index=part.index, dtype="Float64")))
+        fallback = [
+            row_precision.get(r, precision.get(c, default_precision)) for r, c in zip(part["row"], part["column"])
+        ]
+        part = part.assign(
+            _t=rank,
+            _r=part["row"].map(row_order),
+            _c=part["column"].map(col_order),
+            precision=part["precision"].fillna(pd.Series(fallback, index=part.index, dtype="Float64")),
+        )
         order.append(part)
     known = {t["id"] for t in tables}
     stray = merged[~merged["table"].isin(known)]
@@ -136,8 +158,10 @@ def build_audit(numbers: pd.DataFrame, published: pd.DataFrame, tables: list[dic
     audit = pd.concat(order).sort_values(["_t", "_r", "_c"]) if order else merged
     audit["precision"] = audit["precision"].astype(int)
     compare = {t["id"]: COMPARISONS[t["compare"]] for t in tables if t.get("compare")}
-    compared = [compare[t](v, d) if t in compare and pd.notna(v) else v
-                for t, v, d in zip(audit["table"], audit["value"], audit["precision"])]
+    compared = [
+        compare[t](v, d) if t in compare and pd.notna(v) else v
+        for t, v, d in zip(audit["table"], audit["value"], audit["precision"])
+    ]
     audit["status"] = [status_of(v, p, d) for v, p, d in zip(compared, audit["published"], audit["precision"])]
     needs_note = audit["status"].isin(["mismatch", "published_only"])
     audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)

@@ -40,8 +40,9 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
             key = f"{key}.{missing}" if error.absolute_path else str(missing)
             expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise HumevalError(f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "") + more,
-                           file=source)
+        raise HumevalError(
+            f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "") + more, file=source
+        )
 
 
 def read_yaml(path: str | Path) -> dict:

@@ -16,16 +16,18 @@ from humeval.errors import HumevalError
 EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]
 
 
-def attention_check(judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str,
-                    unit: str = "participant") -> pd.Series:
+def attention_check(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str, unit: str = "participant"
+) -> pd.Series:
     """Pairwise attention check: a participant who chose the ``distractor`` side in any item fails,
     and every judgement of that participant is dropped.
 
     A pairwise row chose the distractor when ``system == distractor and value == +1`` or
     ``system_b == distractor and value == -1``.
     """
-    chose = (((judgements["system"] == distractor) & (judgements["value"] == 1))
-             | ((judgements["system_b"] == distractor) & (judgements["value"] == -1)))
+    chose = ((judgements["system"] == distractor) & (judgements["value"] == 1)) | (
+        (judgements["system_b"] == distractor) & (judgements["value"] == -1)
+    )
     failed_items = judgements.loc[chose].groupby(unit)["item"].agg(lambda s: ", ".join(sorted(set(s))))
     items = judgements[unit].map(failed_items)
     reasons = pd.Series(pd.NA, index=judgements.index, dtype="object")
@@ -34,8 +36,9 @@ def attention_check(judgements: pd.DataFrame, participants: pd.DataFrame, *, dis
     return reasons
 
 
-def drop_systems(judgements: pd.DataFrame, participants: pd.DataFrame, *, systems: list[str],
-                 reason: str = "check item, not scored") -> pd.Series:
+def drop_systems(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, systems: list[str], reason: str = "check item, not scored"
+) -> pd.Series:
     """Drop every judgement whose ``system`` or ``system_b`` is one of ``systems`` (check items)."""
     codes = set(systems)
     hit = judgements["system"].isin(codes) | judgements["system_b"].isin(codes)
@@ -43,16 +46,18 @@ def drop_systems(judgements: pd.DataFrame, participants: pd.DataFrame, *, system
     return (f"{reason} (" + pair + ")").where(hit)
 
 
-def drop_where(judgements: pd.DataFrame, participants: pd.DataFrame, *, column: str, values: list,
-               reason: str) -> pd.Series:
+def drop_where(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, column: str, values: list, reason: str
+) -> pd.Series:
     """Drop every judgement whose ``column`` (in judgements, else participants) is in ``values``."""
     if column in judgements.columns:
         series = judgements[column]
     elif column in participants.columns:
         series = judgements["participant"].map(participants.set_index("participant")[column])
     else:
-        raise HumevalError(f"exclusion rule drop_where: column {column!r} is in neither the tidy judgements "
-                           "nor the participants table")
+        raise HumevalError(
+            f"exclusion rule drop_where: column {column!r} is in neither the tidy judgements nor the participants table"
+        )
     as_text = series.astype(str)
     hit = as_text.isin([str(v) for v in values])
     return (reason + f" ({column} = " + as_text + ")").where(hit)
@@ -68,17 +73,22 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
     by_judgement = ranks.groupby("judgement_id")
     size = by_judgement["value"].transform("size")
     expected = size if k is None else pd.Series(k, index=ranks.index)
-    ok = ((size == expected) & (by_judgement["system"].transform("nunique") == size)
-          & (by_judgement["value"].transform("nunique") == size)
-          & (by_judgement["value"].transform("min") == 1) & (by_judgement["value"].transform("max") == size))
+    ok = (
+        (size == expected)
+        & (by_judgement["system"].transform("nunique") == size)
+        & (by_judgement["value"].transform("nunique") == size)
+        & (by_judgement["value"].transform("min") == 1)
+        & (by_judgement["value"].transform("max") == size)
+    )
     placed = ranks["value"].astype(int).astype(str) + "=" + ranks["system"].astype(str)
     listed = placed.groupby(ranks["judgement_id"]).transform(lambda v: ", ".join(v))
     reasons = ("not a permutation of 1.." + expected.astype(str) + " (rank=system: " + listed + ")").where(~ok)
     return reasons.reindex(judgements.index)
 
 
-def drop_uncovered(judgements: pd.DataFrame, participants: pd.DataFrame, *, reference: str,
-                   keys: dict[str, str]) -> pd.Series:
+def drop_uncovered(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, reference: str, keys: dict[str, str]
+) -> pd.Series:
     """Drop judgements of other sides whose item the ``reference`` side never judged in that category.
 
     ``keys`` maps a ``category`` to the column that identifies its item (``{likert: item, pairwise:
@@ -105,8 +115,9 @@ RULES = {
 }
 
 
-def apply_exclusions(judgements: pd.DataFrame, participants: pd.DataFrame,
-                     rules: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def apply_exclusions(
+    judgements: pd.DataFrame, participants: pd.DataFrame, rules: list[dict]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Apply ``rules`` (config entries ``{rule, name?, sides?, params?}``) in order.
 
     Returns ``(kept, log)``; ``log`` has :data:`EXCLUSION_COLUMNS`, one row per dropped judgement.

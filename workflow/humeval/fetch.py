@@ -78,8 +78,15 @@ def _download(url: str, target: Path, timeout: float = 30.0) -> None:
                 next_report += 0.25
 
 
-def fetch_raw(url: str, sha256: str | None, target: str | os.PathLike, *, mirror: Path | None = None,
-              study: str | None = None, git_blob: str | None = None) -> str:
+def fetch_raw(
+    url: str,
+    sha256: str | None,
+    target: str | os.PathLike,
+    *,
+    mirror: Path | None = None,
+    study: str | None = None,
+    git_blob: str | None = None,
+) -> str:
     """Fetch one pinned raw file to ``target`` and verify its sha256 (or, if only that is pinned, its git
     blob id).
 
@@ -111,19 +118,26 @@ def fetch_raw(url: str, sha256: str | None, target: str | os.PathLike, *, mirror
                 raise HumevalError(
                     f"cannot download {url}: {exc}{where}. Set --config raw_mirror=DIR or "
                     f"${MIRROR_ENV} to a folder with the layout github/<owner>/<repo>/<commit>/<path>.",
-                    study=study, file=str(target)) from None
+                    study=study,
+                    file=str(target),
+                ) from None
             origin = "download"
-        kind, expected, actual = (("sha256", sha256.lower(), sha256_of(tmp)) if sha256
-                                  else ("git blob id", git_blob.lower(), git_blob_of(tmp)))
+        kind, expected, actual = (
+            ("sha256", sha256.lower(), sha256_of(tmp))
+            if sha256
+            else ("git blob id", git_blob.lower(), git_blob_of(tmp))
+        )
         if actual != expected:
             raise HumevalError(
                 f"{kind} mismatch for {url} (from {origin}): expected {expected}, got {actual}. "
-                "The file differs from the pinned version; refusing it.", study=study, file=str(target))
+                "The file differs from the pinned version; refusing it.",
+                study=study,
+                file=str(target),
+            )
         os.replace(tmp, target)
         return origin
     finally:
         tmp.unlink(missing_ok=True)
-
 
 
 def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | Path | None, study: str) -> None:
@@ -139,13 +153,25 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | P
     for k, entry in enumerate(files, 1):
         target = Path(folder) / entry["filename"]
         try:
-            origin = fetch_raw(entry["url"], entry.get("sha256"), target, mirror=mirror, study=study,
-                               git_blob=entry.get("git_blob"))
+            origin = fetch_raw(
+                entry["url"], entry.get("sha256"), target, mirror=mirror, study=study, git_blob=entry.get("git_blob")
+            )
         except HumevalError as exc:
             if entry.get("optional") and "cannot download" in str(exc):
-                log.warning("[%d/%d] optional input %s is not available; going on without it (%s)",
-                            k, len(files), entry["id"], exc)
+                log.warning(
+                    "[%d/%d] optional input %s is not available; going on without it (%s)",
+                    k,
+                    len(files),
+                    entry["id"],
+                    exc,
+                )
                 continue
             raise
-        log.info("[%d/%d] %s: %s verified (%s)", k, len(files), target,
-                 f"sha256 {entry['sha256']}" if entry.get("sha256") else f"git blob {entry['git_blob']}", origin)
+        log.info(
+            "[%d/%d] %s: %s verified (%s)",
+            k,
+            len(files),
+            target,
+            f"sha256 {entry['sha256']}" if entry.get("sha256") else f"git blob {entry['git_blob']}",
+            origin,
+        )

@@ -13,9 +13,18 @@ import pandas as pd
 from humeval.errors import HumevalError
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
-STYLE = {"figure.dpi": 100, "savefig.dpi": 150, "font.size": 10, "axes.spines.top": False,
-         "axes.spines.right": False, "axes.grid": True, "grid.alpha": 0.3, "axes.axisbelow": True,
-         "savefig.bbox": "tight", "pdf.fonttype": 42}
+STYLE = {
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "font.size": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.axisbelow": True,
+    "savefig.bbox": "tight",
+    "pdf.fonttype": 42,
+}
 
 
 def pyplot():
@@ -58,8 +67,9 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
 
     if spec.get("sort"):
         rows = sorted(rows, key=lambda r: shown(r, columns[0])[0], reverse=True)
-    fig, ax = plt.subplots(figsize=(min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1)),
-                                    3.6))
+    fig, ax = plt.subplots(
+        figsize=(min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1)), 3.6)
+    )
     width = 0.8 / len(columns)
     label_format = spec.get("label_format", "{:.2f}")
     any_published = False
@@ -70,10 +80,23 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
         any_published |= any(p for _, p in cells)
         label = spec.get("labels", {}).get(column, column) + (" (published)" if all(p for _, p in cells) else "")
         xs = [i + (k - (len(columns) - 1) / 2) * width for i in range(len(rows))]
-        drawn = ax.bar(xs, values, width=width * 0.95, color=PALETTE[k % len(PALETTE)], label=label, hatch=hatches,
-                       edgecolor=["black" if h else "white" for h in hatches], linewidth=0.5)
-        ax.bar_label(drawn, labels=[label_format.format(v) for v in values], fontsize=7 if len(rows) > 10 else 8,
-                     padding=2, rotation=90 if len(rows) > 10 else 0)
+        drawn = ax.bar(
+            xs,
+            values,
+            width=width * 0.95,
+            color=PALETTE[k % len(PALETTE)],
+            label=label,
+            hatch=hatches,
+            edgecolor=["black" if h else "white" for h in hatches],
+            linewidth=0.5,
+        )
+        ax.bar_label(
+            drawn,
+            labels=[label_format.format(v) for v in values],
+            fontsize=7 if len(rows) > 10 else 8,
+            padding=2,
+            rotation=90 if len(rows) > 10 else 0,
+        )
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)), rows, fontsize=8 if len(rows) > 10 else 10)
     ax.set_ylabel(spec.get("ylabel", ""))
@@ -84,9 +107,14 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
     if any_published and len(columns) == 1 and not all(shown(r, columns[0])[1] for r in rows):
         from matplotlib.patches import Patch
 
-        ax.legend(handles=[Patch(facecolor=PALETTE[0], label="recomputed"),
-                           Patch(facecolor=PALETTE[0], hatch="//", edgecolor="black", label="published only")],
-                  frameon=False, fontsize=8)
+        ax.legend(
+            handles=[
+                Patch(facecolor=PALETTE[0], label="recomputed"),
+                Patch(facecolor=PALETTE[0], hatch="//", edgecolor="black", label="published only"),
+            ],
+            frameon=False,
+            fontsize=8,
+        )
     elif len(columns) > 1 or spec.get("legend"):
         ax.legend(frameon=False, fontsize=8)
     return fig
@@ -110,7 +138,9 @@ def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
 
     def cell(row, column):
         if (row, column) not in part.index:
-            raise HumevalError(f"figure {spec['id']}: no number for cell ({row!r}, {column!r}) of table {spec['table']!r}")
+            raise HumevalError(
+                f"figure {spec['id']}: no number for cell ({row!r}, {column!r}) of table {spec['table']!r}"
+            )
         c = part.loc[(row, column)]
         return (c["value"] if pd.notna(c["value"]) else c["published"]), c["status"] == "published_only"
 
@@ -126,8 +156,16 @@ def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
             y = (len(bar_specs) - 1 - b) if panels else slot + (len(bar_specs) - 1 - b)
             left = 0.0
             for k, share in enumerate(shares):
-                ax.barh(y, share, left=left, color=PALETTE[k % len(PALETTE)], edgecolor="black" if published else "white",
-                        hatch="//" if published else None, linewidth=0.5, label=segments[k] if g == 0 and b == 0 else None)
+                ax.barh(
+                    y,
+                    share,
+                    left=left,
+                    color=PALETTE[k % len(PALETTE)],
+                    edgecolor="black" if published else "white",
+                    hatch="//" if published else None,
+                    linewidth=0.5,
+                    label=segments[k] if g == 0 and b == 0 else None,
+                )
                 if share >= 0.08:
                     ax.text(left + share / 2, y, f"{share:.2f}", ha="center", va="center", fontsize=7, color="white")
                 left += share
@@ -143,10 +181,15 @@ def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
         ax = axes[0, 0]
         n = len(bar_specs)
         ax.set_yticks([(len(groups) - 1 - g) * (n + 1) + (n - 1) / 2 for g in range(len(groups))], groups)
-    for ax in axes.flat[len(groups) if panels else 1:]:
+    for ax in axes.flat[len(groups) if panels else 1 :]:
         ax.set_visible(False)
-    axes.flat[0].legend(loc="lower left", bbox_to_anchor=(0, 1.02 if not panels else 1.12), ncol=len(segments),
-                        frameon=False, fontsize=8)
+    axes.flat[0].legend(
+        loc="lower left",
+        bbox_to_anchor=(0, 1.02 if not panels else 1.12),
+        ncol=len(segments),
+        frameon=False,
+        fontsize=8,
+    )
     for ax in axes.flat:
         ax.grid(False)
         ax.set_xlabel(spec.get("xlabel", "share"))
@@ -166,19 +209,24 @@ def interval_bars(audit: pd.DataFrame, spec: dict, plt):
     """
     part = audit[audit["table"] == spec["table"]]
     values = part.assign(shown=part["value"].where(part["value"].notna(), part["published"])).set_index(
-        ["row", "column"])["shown"]
+        ["row", "column"]
+    )["shown"]
     categories = spec["categories"]
-    panels = [dict(p, series=[s for s in p["series"] if (s, spec["value"].format(category=categories[0])) in values.index])
-              for p in spec["panels"]]
+    panels = [
+        dict(p, series=[s for s in p["series"] if (s, spec["value"].format(category=categories[0])) in values.index])
+        for p in spec["panels"]
+    ]
     panels = [p for p in panels if p["series"]]
     if not panels:
         raise HumevalError(f"figure {spec['id']}: table {spec['table']!r} has no numbers for any series")
-    fig, axes = plt.subplots(len(panels), 1, figsize=(max(7, 1.1 * len(categories) + 2), 2.8 * len(panels)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(max(7, 1.1 * len(categories) + 2), 2.8 * len(panels)), squeeze=False
+    )
     for ax, panel in zip(axes[:, 0], panels):
         width = 0.8 / len(panel["series"])
         for k, series in enumerate(panel["series"]):
-            def get(template):
+
+            def get(template, series=series):
                 return [values.get((series, template.format(category=c)), float("nan")) for c in categories]
 
             xs = [i + (k - (len(panel["series"]) - 1) / 2) * width for i in range(len(categories))]
@@ -187,15 +235,29 @@ def interval_bars(audit: pd.DataFrame, spec: dict, plt):
             if spec.get("overlay"):
                 ax.bar(xs, get(spec["overlay"]), width=width * 0.95, color=color, alpha=0.3)
             low, high = get(spec["low"]), get(spec["high"])
-            errors = [[max(0.0, h - lo) for h, lo in zip(heights, low)], [max(0.0, hi - h) for h, hi in zip(heights, high)]]
-            ax.bar(xs, heights, width=width * 0.95, color=color, yerr=errors, capsize=2, error_kw={"linewidth": 0.8},
-                   label=panel.get("labels", {}).get(series, series.split("|")[-1] if spec.get("short_labels") else series))
+            errors = [
+                [max(0.0, h - lo) for h, lo in zip(heights, low)],
+                [max(0.0, hi - h) for h, hi in zip(heights, high)],
+            ]
+            ax.bar(
+                xs,
+                heights,
+                width=width * 0.95,
+                color=color,
+                yerr=errors,
+                capsize=2,
+                error_kw={"linewidth": 0.8},
+                label=panel.get("labels", {}).get(
+                    series, series.split("|")[-1] if spec.get("short_labels") else series
+                ),
+            )
         ax.set_xticks(range(len(categories)), categories)
         ax.set_title(panel["title"], fontsize=10)
         ax.set_ylabel(spec.get("ylabel", ""))
         ax.axhline(0, color="black", linewidth=0.6)
-        ax.legend(frameon=False, fontsize=7, ncol=min(6, len(panel["series"])), loc="upper left",
-                  bbox_to_anchor=(1.0, 1.0))
+        ax.legend(
+            frameon=False, fontsize=7, ncol=min(6, len(panel["series"])), loc="upper left", bbox_to_anchor=(1.0, 1.0)
+        )
     if spec.get("title"):
         fig.suptitle(spec["title"])
     fig.tight_layout()
@@ -210,7 +272,8 @@ def dumbbell(audit: pd.DataFrame, spec: dict, plt):
     "{condition}|{side}"), ``conditions, criteria, titles?, ylabel?, title?``.
     """
     values = audit.assign(shown=audit["value"].where(audit["value"].notna(), audit["published"])).set_index(
-        ["table", "row", "column"])["shown"]
+        ["table", "row", "column"]
+    )["shown"]
     categories = [(c, k) for c in spec["conditions"] for k in spec["criteria"]]
     ncols = min(4, len(spec["tables"]))
     nrows = -(-len(spec["tables"]) // ncols)
@@ -218,22 +281,30 @@ def dumbbell(audit: pd.DataFrame, spec: dict, plt):
     for ax, table in zip(axes.flat, spec["tables"]):
         for x, (condition, criterion) in enumerate(categories):
             row = spec["row_template"].format(criterion=criterion)
-            pair = [values.get((table, row, spec["column_template"].format(condition=condition, side=side)), float("nan"))
-                    for side in ("original", "reproduction")]
+            pair = [
+                values.get((table, row, spec["column_template"].format(condition=condition, side=side)), float("nan"))
+                for side in ("original", "reproduction")
+            ]
             color = PALETTE[spec["criteria"].index(criterion) % len(PALETTE)]
             ax.plot([x, x], pair, color=color, linewidth=1)
             ax.plot(x, pair[0], "o", mfc="white", mec=color)
             ax.plot(x, pair[1], "o", color=color)
         ax.set_xticks(range(len(categories)), [f"{c}\n{k[:4]}" for c, k in categories], fontsize=7)
         ax.set_title(spec.get("titles", {}).get(table, table), fontsize=9)
-    for ax in axes.flat[len(spec["tables"]):]:
+    for ax in axes.flat[len(spec["tables"]) :]:
         ax.set_visible(False)
     axes[0, 0].set_ylabel(spec.get("ylabel", ""))
     from matplotlib.lines import Line2D
 
-    fig.legend(handles=[Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="original (published)"),
-                        Line2D([], [], marker="o", color="black", ls="", label="reproduction (recomputed)")],
-               loc="upper right", frameon=False, fontsize=8)
+    fig.legend(
+        handles=[
+            Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="original (published)"),
+            Line2D([], [], marker="o", color="black", ls="", label="reproduction (recomputed)"),
+        ],
+        loc="upper right",
+        frameon=False,
+        fontsize=8,
+    )
     if spec.get("title"):
         fig.suptitle(spec["title"])
     fig.tight_layout()
@@ -248,7 +319,9 @@ def reliability_scatter(audit: pd.DataFrame, spec: dict, plt):
     conditions = spec["conditions"]
     fig, axes = plt.subplots(1, len(conditions), figsize=(3.2 * len(conditions), 3.2), squeeze=False, sharey=True)
     for ax, condition in zip(axes[0], conditions):
-        part = points[points["row"].str.startswith(condition + "|")].pivot(index="row", columns="column", values="value")
+        part = points[points["row"].str.startswith(condition + "|")].pivot(
+            index="row", columns="column", values="value"
+        )
         ax.scatter(part[spec["x"]], part[spec["y"]], s=14, color=PALETTE[0])
         ax.set_title(condition, fontsize=10)
         ax.set_xlabel(f"{spec['x']} reliability")
@@ -261,8 +334,13 @@ def reliability_scatter(audit: pd.DataFrame, spec: dict, plt):
     return fig
 
 
-KINDS = {"bars": bars, "stacked_bars": stacked_bars, "interval_bars": interval_bars, "dumbbell": dumbbell,
-         "reliability_scatter": reliability_scatter}
+KINDS = {
+    "bars": bars,
+    "stacked_bars": stacked_bars,
+    "interval_bars": interval_bars,
+    "dumbbell": dumbbell,
+    "reliability_scatter": reliability_scatter,
+}
 
 
 def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> list[Path]:

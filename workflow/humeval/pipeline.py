@@ -39,8 +39,7 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
             log.warning("optional raw file %s is absent: side(s) needing it stay published only", raw_id)
         inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items() if raw_id in raw_paths}
         log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
-        j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"],
-                                           side=entry["side"])
+        j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"], side=entry["side"])
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)

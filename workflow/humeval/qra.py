@@ -97,14 +97,13 @@ def correlation(x, y, method: str = "pearson") -> dict:
             return stats.spearmanr(a, y).statistic
     else:
         raise HumevalError(f"unknown correlation method {method!r} (pearson, spearman)")
-    exact = stats.permutation_test((x,), statistic, permutation_type="pairings",
-                                   n_resamples=math.factorial(9), alternative="two-sided")
-    return {"r": float(result.statistic), "p": float(result.pvalue), "p_exact": float(exact.pvalue),
-            "n": int(x.size)}
+    exact = stats.permutation_test(
+        (x,), statistic, permutation_type="pairings", n_resamples=math.factorial(9), alternative="two-sided"
+    )
+    return {"r": float(result.statistic), "p": float(result.pvalue), "p_exact": float(exact.pvalue), "n": int(x.size)}
 
 
-def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows: list[str],
-               spec: dict) -> pd.Series:
+def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows: list[str], spec: dict) -> pd.Series:
     """The values one side contributes to a QRA, per row: recomputed or published, then rounded.
 
     ``spec``: ``{column, source: recomputed|published, round: decimals|null}``.
@@ -114,8 +113,9 @@ def qra_inputs(numbers: pd.DataFrame, published: pd.DataFrame, table: str, rows:
     values = pd.to_numeric(cells.reindex(rows), errors="coerce")
     if values.isna().any():
         missing = list(values.index[values.isna()])
-        raise HumevalError(f"QRA input {spec.get('source', 'recomputed')} {table}/{spec['column']} has no value "
-                           f"for row(s) {missing}")
+        raise HumevalError(
+            f"QRA input {spec.get('source', 'recomputed')} {table}/{spec['column']} has no value for row(s) {missing}"
+        )
     if spec.get("round") is not None:
         values = values.map(lambda v: round_half_up(v, int(spec["round"])))
     return values
@@ -129,8 +129,9 @@ def _recipe(spec: dict) -> str:
     return f"{spec['column']} {spec.get('source', 'recomputed')}{rounding}"
 
 
-def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame,
-                entries: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
+def qra_numbers(
+    numbers: pd.DataFrame, published: pd.DataFrame, entries: list[dict]
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run the study's QRA entries; return their numbers (table, row, column, value) and a summary with
     one row per Type I/II result: the value, p-values, the inputs used and the recipe.
 
@@ -152,8 +153,9 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame,
             for row, values in matrix.iterrows():
                 value = cv_star(values.to_numpy(), entry.get("shift", 0.0))
                 out.append((entry["table"], row, entry.get("column", "cv_star"), value))
-                summary.append(("cv_star", entry["table"], row, value, np.nan, np.nan,
-                                ";".join(f"{v:g}" for v in values), recipe))
+                summary.append(
+                    ("cv_star", entry["table"], row, value, np.nan, np.nan, ";".join(f"{v:g}" for v in values), recipe)
+                )
                 if entry.get("sd_column"):
                     out.append((entry["table"], row, entry["sd_column"], sd_star(values.to_numpy())))
         elif entry["type"] == "correlation":
@@ -163,8 +165,18 @@ def qra_numbers(numbers: pd.DataFrame, published: pd.DataFrame,
             cells = entry.get("cells")
             for method in entry.get("methods", ["pearson", "spearman"]):
                 result = correlation(x.to_numpy(), y.to_numpy(), method)
-                summary.append((method, entry["table"], ", ".join(rows), result["r"], result["p"], result["p_exact"],
-                                ";".join(f"{v:g}" for v in x) + " | " + ";".join(f"{v:g}" for v in y), recipe))
+                summary.append(
+                    (
+                        method,
+                        entry["table"],
+                        ", ".join(rows),
+                        result["r"],
+                        result["p"],
+                        result["p_exact"],
+                        ";".join(f"{v:g}" for v in x) + " | " + ";".join(f"{v:g}" for v in y),
+                        recipe,
+                    )
+                )
                 for key in ("r", "p", "p_exact"):
                     if cells is None:
                         out.append((entry["table"], method, key, result[key]))
@@ -188,8 +200,9 @@ def _operand(numbers: pd.DataFrame, published: pd.DataFrame, operand, side: str)
         return float(operand)
     cell = {k: str(v).format(side=side) for k, v in operand.items()}
     for source in (numbers, published):
-        hit = source[(source["table"] == cell["table"]) & (source["row"] == cell["row"])
-                     & (source["column"] == cell["column"])]
+        hit = source[
+            (source["table"] == cell["table"]) & (source["row"] == cell["row"]) & (source["column"] == cell["column"])
+        ]
         if not hit.empty and pd.notna(hit["value"].iloc[0]):
             return float(hit["value"].iloc[0])
     raise HumevalError(f"claim operand {cell} has no {side} value")
@@ -214,10 +227,14 @@ def claim_numbers(numbers: pd.DataFrame, published: pd.DataFrame, entry: dict) -
                 left = _operand(numbers, published, comparison["left"], labels[side])
                 right = _operand(numbers, published, comparison["right"], labels[side])
                 holds &= bool(_OPERATORS[comparison["op"]](left, right))
-                out += [(entry["table"], f"{claim['id']}.{k}", f"{side}_left", left),
-                        (entry["table"], f"{claim['id']}.{k}", f"{side}_right", right)]
+                out += [
+                    (entry["table"], f"{claim['id']}.{k}", f"{side}_left", left),
+                    (entry["table"], f"{claim['id']}.{k}", f"{side}_right", right),
+                ]
             verdicts[side] = holds
-        out += [(entry["table"], claim["id"], "original", float(verdicts["original"])),
-                (entry["table"], claim["id"], "reproduction", float(verdicts["reproduction"])),
-                (entry["table"], claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"]))]
+        out += [
+            (entry["table"], claim["id"], "original", float(verdicts["original"])),
+            (entry["table"], claim["id"], "reproduction", float(verdicts["reproduction"])),
+            (entry["table"], claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
+        ]
     return out

@@ -14,14 +14,19 @@ from pathlib import Path
 
 from humeval.errors import HumevalError
 
-_NODE = re.compile(r'(\d+)\s*\[\s*label\s*=\s*"([^"]+)"', re.M)
-_EDGE = re.compile(r"(\d+)\s*->\s*(\d+)", re.M)
+_NODE = re.compile(r'(\d+)\s*\[\s*label\s*=\s*"([^"]+)"', re.MULTILINE)
+_EDGE = re.compile(r"(\d+)\s*->\s*(\d+)", re.MULTILINE)
 
 
 def rulegraph_dot(workdir: str | Path = ".") -> str:
     """The DOT text of ``snakemake --rulegraph`` for the workflow in ``workdir``."""
-    result = subprocess.run([sys.executable, "-m", "snakemake", "--rulegraph", "--nolock", "--quiet", "all"],
-                            cwd=workdir, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--rulegraph", "--nolock", "--quiet", "all"],
+        cwd=workdir,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     start = result.stdout.find("digraph")
     if result.returncode != 0 or start < 0:
         raise HumevalError(f"snakemake --rulegraph failed: {result.stderr.strip()[-500:]}")
@@ -71,12 +76,27 @@ def draw_svg(dot: str, target: str | Path) -> str:
     for a, b in edges:
         (x0, y0), (x1, y1) = position[a], position[b]
         stamp = nodes[a] == "code_version"  # every stage depends on it: draw it faint, not in the way
-        ax.annotate("", xy=(x1, y1 + 0.18), xytext=(x0, y0 - 0.18),
-                    arrowprops={"arrowstyle": "->", "color": "0.75" if stamp else "0.35",
-                                "linestyle": "--" if stamp else "-", "linewidth": 0.6 if stamp else 1.0})
+        ax.annotate(
+            "",
+            xy=(x1, y1 + 0.18),
+            xytext=(x0, y0 - 0.18),
+            arrowprops={
+                "arrowstyle": "->",
+                "color": "0.75" if stamp else "0.35",
+                "linestyle": "--" if stamp else "-",
+                "linewidth": 0.6 if stamp else 1.0,
+            },
+        )
     for node, (x, y) in position.items():
-        ax.text(x, y, nodes[node], ha="center", va="center", fontsize=9,
-                bbox={"boxstyle": "round,pad=0.4", "fc": "#eef3fb", "ec": "#4C72B0"})
+        ax.text(
+            x,
+            y,
+            nodes[node],
+            ha="center",
+            va="center",
+            fontsize=9,
+            bbox={"boxstyle": "round,pad=0.4", "fc": "#eef3fb", "ec": "#4C72B0"},
+        )
     ax.set_xlim(-width / 2 - 0.5, width / 2 + 0.5)
     ax.set_ylim(-0.6, depth + 0.6)
     ax.axis("off")

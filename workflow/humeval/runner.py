@@ -22,8 +22,9 @@ def run(snakemake, main: Callable[[], None]) -> None:
     terminal = sys.stderr
     log_file = open(snakemake.log[0], "w", buffering=1)  # noqa: SIM115 - lives as long as the job
     sys.stderr = log_file
-    logging.basicConfig(stream=log_file, level=logging.INFO, force=True,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=log_file, level=logging.INFO, force=True, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     log = logging.getLogger("humeval")
     started = time.perf_counter()
     label = f"{snakemake.rule} {dict(snakemake.wildcards.items())}"
@@ -36,8 +37,10 @@ def run(snakemake, main: Callable[[], None]) -> None:
         sys.exit(1)
     except Exception as exc:  # a bug, not bad input: one line on the terminal, the traceback in the log
         log.exception("internal error")
-        print(f"humeval internal error in {label}: {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})",
-              file=terminal)
+        print(
+            f"humeval internal error in {label}: {type(exc).__name__}: {exc} (traceback in {snakemake.log[0]})",
+            file=terminal,
+        )
         sys.exit(1)
     log.info("done %s in %.2f s", label, time.perf_counter() - started)
 

@@ -18,8 +18,9 @@ def wide_table(audit: pd.DataFrame, table: dict) -> pd.DataFrame:
     shown = part["value"].where(part["value"].notna(), part["published"])
     wide = part.assign(shown=shown).pivot(index="row", columns="column", values="shown")
     rows = table.get("rows") or list(dict.fromkeys(part["row"]))
-    wide = wide.reindex(index=[r for r in rows if r in wide.index],
-                        columns=[c for c in table["columns"] if c in wide.columns])
+    wide = wide.reindex(
+        index=[r for r in rows if r in wide.index], columns=[c for c in table["columns"] if c in wide.columns]
+    )
     wide.index.name = table.get("row_header", "row")
     wide.columns.name = None
     return wide
@@ -63,12 +64,15 @@ def markdown_table(audit: pd.DataFrame, table: dict) -> str:
                 text += flag.get("mark", "*") if pd.notna(p) and p >= flag["threshold"] else ""
             if cell["status"] == "published_only":
                 text += PUBLISHED_MARK
-                footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(f"{row} / {column}")
+                footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(
+                    f"{row} / {column}"
+                )
             elif cell["status"] == "mismatch":
                 text += MISMATCH_MARK
                 footnotes.setdefault((MISMATCH_MARK, f"differs from the published value. {cell['note']}"), []).append(
                     f"{row} / {column} (recomputed {format_number(cell['value'], int(cell['precision']))}, "
-                    f"published {format_number(cell['published'], int(cell['precision']))})")
+                    f"published {format_number(cell['published'], int(cell['precision']))})"
+                )
             cells.append(text)
         lines.append("| " + " | ".join(cells) + " |")
     title = f"**{table['id']}**" + (f": {table['title']}" if table.get("title") else "")
@@ -84,6 +88,7 @@ def frame_markdown(frame: pd.DataFrame, decimals: int = 3) -> str:
     |---|---|
     | x\\|y | 0.123 |
     """
+
     def cell(value):
         if isinstance(value, float):
             return format_number(value, decimals)

@@ -35,12 +35,21 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 
-JUDGEMENT_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion",
-                     "response_type", "system", "system_b", "value"]
+JUDGEMENT_COLUMNS = [
+    "study",
+    "side",
+    "judgement_id",
+    "participant",
+    "item",
+    "criterion",
+    "response_type",
+    "system",
+    "system_b",
+    "value",
+]
 PARTICIPANT_COLUMNS = ["study", "side", "participant"]
 RESPONSE_TYPES = ("rating", "magnitude", "rank", "pairwise")
-_KEY_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion", "response_type",
-                "system"]
+_KEY_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion", "response_type", "system"]
 
 
 def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
@@ -71,35 +80,41 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
     for column in _KEY_COLUMNS:
         bad = frame[column].isna() | (frame[column].astype(str) == "")
         if bad.any():
-            raise HumevalError(f"column {column!r} is empty in row {int(bad.to_numpy().argmax())}",
-                               file=source)
+            raise HumevalError(f"column {column!r} is empty in row {int(bad.to_numpy().argmax())}", file=source)
     bad_type = ~frame["response_type"].isin(RESPONSE_TYPES)
     if bad_type.any():
         row = int(bad_type.to_numpy().argmax())
-        raise HumevalError(f"column 'response_type' row {row}: {frame['response_type'].iloc[row]!r} "
-                           f"is not one of {RESPONSE_TYPES}", file=source)
+        raise HumevalError(
+            f"column 'response_type' row {row}: {frame['response_type'].iloc[row]!r} is not one of {RESPONSE_TYPES}",
+            file=source,
+        )
     values = pd.to_numeric(frame["value"], errors="coerce")
     if values.isna().any():
         row = int(values.isna().to_numpy().argmax())
-        raise HumevalError(f"column 'value' row {row}: {frame['value'].iloc[row]!r} is not a number",
-                           file=source)
+        raise HumevalError(f"column 'value' row {row}: {frame['value'].iloc[row]!r} is not a number", file=source)
     pairwise = frame["response_type"] == "pairwise"
     bad_pair = pairwise & ~values.isin([-1, 0, 1])
     if bad_pair.any():
         row = int(bad_pair.to_numpy().argmax())
-        raise HumevalError(f"column 'value' row {row}: pairwise value {values.iloc[row]} is not -1, 0 or 1",
-                           file=source)
+        raise HumevalError(
+            f"column 'value' row {row}: pairwise value {values.iloc[row]} is not -1, 0 or 1", file=source
+        )
     missing_b = pairwise & (frame["system_b"].isna() | (frame["system_b"].astype(str) == ""))
     if missing_b.any():
-        raise HumevalError(f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}",
-                           file=source)
+        raise HumevalError(
+            f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}", file=source
+        )
     is_rank = frame["response_type"] == "rank"
     duplicated = (~is_rank & frame.duplicated(["study", "judgement_id", "system"])) | (
-        is_rank & frame.assign(value=values).duplicated(["study", "judgement_id", "value"]))
+        is_rank & frame.assign(value=values).duplicated(["study", "judgement_id", "value"])
+    )
     if duplicated.any():
         row = int(duplicated.to_numpy().argmax())
-        raise HumevalError(f"row {row}: judgement_id {frame['judgement_id'].iloc[row]!r} holds system "
-                           f"{frame['system'].iloc[row]!r} (or rank {values.iloc[row]}) twice", file=source)
+        raise HumevalError(
+            f"row {row}: judgement_id {frame['judgement_id'].iloc[row]!r} holds system "
+            f"{frame['system'].iloc[row]!r} (or rank {values.iloc[row]}) twice",
+            file=source,
+        )
     out = frame.assign(value=values)
     return order_columns(out, JUDGEMENT_COLUMNS)
 
@@ -112,6 +127,5 @@ def validate_participants(frame: pd.DataFrame, source: str = "participants") -> 
     duplicated = frame.duplicated(PARTICIPANT_COLUMNS)
     if duplicated.any():
         row = int(duplicated.to_numpy().argmax())
-        raise HumevalError(f"participant {frame['participant'].iloc[row]!r} appears twice (row {row})",
-                           file=source)
+        raise HumevalError(f"participant {frame['participant'].iloc[row]!r} appears twice (row {row})", file=source)
     return order_columns(frame, PARTICIPANT_COLUMNS)

@@ -40,9 +40,17 @@ def results(study, path):
 
 def get_raw_files(wildcards):
     """The study's pinned raw files: id, url, sha256 and the local file name inside data/raw/<study>/."""
-    return [{"id": r["id"], "url": r["url"], "sha256": r.get("sha256"), "git_blob": r.get("git_blob"),
-             "optional": r.get("optional", False), "filename": raw_filename(r)}
-            for r in STUDIES[wildcards.study]["raw"]]
+    return [
+        {
+            "id": r["id"],
+            "url": r["url"],
+            "sha256": r.get("sha256"),
+            "git_blob": r.get("git_blob"),
+            "optional": r.get("optional", False),
+            "filename": raw_filename(r),
+        }
+        for r in STUDIES[wildcards.study]["raw"]
+    ]
 
 
 def get_study(wildcards):
@@ -53,7 +61,20 @@ def get_final_output():
     """Everything the contract promises, for every enabled study."""
     outputs = []
     for study in STUDIES:
-        outputs += [results(study, p) for p in ("tidy/judgements.csv", "tidy/participants.csv",
-                                                "exclusions.csv", "numbers.csv", "tables", "figures")]
-    return outputs + ["results/summary/qra.csv", "results/summary/claims.csv", "results/summary/audit.csv",
-                      "results/rulegraph.svg"]
+        outputs += [
+            results(study, p)
+            for p in (
+                "tidy/judgements.csv",
+                "tidy/participants.csv",
+                "exclusions.csv",
+                "numbers.csv",
+                "tables",
+                "figures",
+            )
+        ]
+    return outputs + [
+        "results/summary/qra.csv",
+        "results/summary/claims.csv",
+        "results/summary/audit.csv",
+        "results/rulegraph.svg",
+    ]

@@ -9,9 +9,9 @@ rule exclude:
         exclusions="results/{study}/exclusions.csv",
     log:
         "results/logs/exclude/{study}.log",
-    params:
-        study=get_study,
     conda:
         "../../envs/humeval.yaml"
+    params:
+        study=get_study,
     script:
         "../scripts/exclude.py"

@@ -8,10 +8,10 @@ rule extract:
         participants="results/{study}/tidy/participants.csv",
     log:
         "results/logs/extract/{study}.log",
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=get_study,
         files=get_raw_files,
-    conda:
-        "../../envs/humeval.yaml"
     script:
         "../scripts/extract.py"

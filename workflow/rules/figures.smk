@@ -4,13 +4,18 @@ rule figures:
         audit="results/{study}/numbers.csv",
         code=CODE_VERSION,
     output:
-        figures=report(directory("results/{study}/figures"), patterns=["{name}.png"],
-                       caption="../report/figures.rst", category="{study}", subcategory="figures"),
+        figures=report(
+            directory("results/{study}/figures"),
+            patterns=["{name}.png"],
+            caption="../report/figures.rst",
+            category="{study}",
+            subcategory="figures",
+        ),
     log:
         "results/logs/figures/{study}.log",
-    params:
-        study=get_study,
     conda:
         "../../envs/humeval.yaml"
+    params:
+        study=get_study,
     script:
         "../scripts/figures.py"

@@ -10,9 +10,9 @@ rule metrics:
         numbers="results/{study}/intermediate/metrics.csv",
     log:
         "results/logs/metrics/{study}.log",
-    params:
-        study=get_study,
     conda:
         "../../envs/humeval.yaml"
+    params:
+        study=get_study,
     script:
         "../scripts/metrics.py"

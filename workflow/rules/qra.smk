@@ -8,9 +8,9 @@ rule qra:
         summary="results/{study}/intermediate/qra_summary.csv",
     log:
         "results/logs/qra/{study}.log",
-    params:
-        study=get_study,
     conda:
         "../../envs/humeval.yaml"
+    params:
+        study=get_study,
     script:
         "../scripts/qra.py"

@@ -10,17 +10,18 @@ rule summary:
         claims=report("results/summary/claims.csv", caption="../report/summary_claims.rst", category="Summary"),
         claims_md="results/summary/claims.md",
         audit=report("results/summary/audit.csv", caption="../report/summary_audit.rst", category="Summary"),
-        mismatches=report("results/summary/audit_mismatches.csv", caption="../report/summary_audit.rst",
-                          category="Summary"),
+        mismatches=report(
+            "results/summary/audit_mismatches.csv", caption="../report/summary_audit.rst", category="Summary"
+        ),
         audit_md="results/summary/audit.md",
         figure=report("results/summary/figure_cv_star.png", caption="../report/summary_figure.rst", category="Summary"),
         figure_pdf="results/summary/figure_cv_star.pdf",
     log:
         "results/logs/summary/summary.log",
+    conda:
+        "../../envs/humeval.yaml"
     params:
         studies=list(STUDIES),
         configs=STUDIES,
-    conda:
-        "../../envs/humeval.yaml"
     script:
         "../scripts/summary.py"

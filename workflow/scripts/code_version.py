@@ -1,4 +1,5 @@
 """Package sources -> results/code_version.txt (rule code_version)."""
+
 from humeval.runner import run, write_code_version
 
 

@@ -1,11 +1,13 @@
 """Tidy judgements -> kept judgements + exclusions.csv (rule exclude)."""
+
 from humeval.pipeline import exclude_study, read_csv
 from humeval.runner import run
 
 
 def main():
-    kept, excluded = exclude_study(snakemake.params.study, read_csv(snakemake.input.judgements),
-                                   read_csv(snakemake.input.participants))
+    kept, excluded = exclude_study(
+        snakemake.params.study, read_csv(snakemake.input.judgements), read_csv(snakemake.input.participants)
+    )
     kept.to_csv(snakemake.output.kept, index=False)
     excluded.to_csv(snakemake.output.exclusions, index=False)
 

@@ -1,4 +1,5 @@
 """Raw exports -> tidy judgements and participants (rule extract)."""
+
 import os
 
 from humeval.pipeline import extract_study

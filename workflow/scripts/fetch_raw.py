@@ -1,11 +1,16 @@
 """Pinned raw exports of one study -> data/raw/<study>/, each sha256-verified (rule fetch_raw)."""
+
 from humeval.fetch import fetch_study, resolve_mirror
 from humeval.runner import run
 
 
 def main():
-    fetch_study(snakemake.params.files, snakemake.output[0], mirror=resolve_mirror(snakemake.config.get("raw_mirror")),
-                study=snakemake.wildcards.study)
+    fetch_study(
+        snakemake.params.files,
+        snakemake.output[0],
+        mirror=resolve_mirror(snakemake.config.get("raw_mirror")),
+        study=snakemake.wildcards.study,
+    )
 
 
 run(snakemake, main)

@@ -1,4 +1,5 @@
 """numbers.csv -> the study's figures, PNG and PDF (rule figures)."""
+
 from humeval.figures import draw_figures
 from humeval.pipeline import read_csv
 from humeval.runner import run

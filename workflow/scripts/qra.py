@@ -1,4 +1,5 @@
 """Metric numbers + published inputs -> QRA numbers (rule qra)."""
+
 from humeval.pipeline import qra_study, read_csv
 from humeval.runner import run
 

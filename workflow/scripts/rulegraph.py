@@ -1,4 +1,5 @@
 """The workflow's rule graph -> results/rulegraph.dot and results/rulegraph.svg (rule rulegraph)."""
+
 from pathlib import Path
 
 from humeval.rulegraph import draw_svg, rulegraph_dot

@@ -1,4 +1,5 @@
 """All studies' numbers.csv and QRA summaries -> results/summary/ (rule summary)."""
+
 from pathlib import Path
 
 from humeval.pipeline import read_csv
@@ -20,8 +21,10 @@ def main():
     Path(out.claims_md).write_text("**Claims (QRA Type IV)**\n\n" + frame_markdown(claims) + "\n")
     counts.to_csv(out.audit, index=False)
     mismatches.to_csv(out.mismatches, index=False)
-    Path(out.audit_md).write_text("**Audit per study**\n\n" + frame_markdown(counts) + "\n\n**Mismatches and their "
-                                  "diagnoses**\n\n" + frame_markdown(mismatches) + "\n")
+    Path(out.audit_md).write_text(
+        "**Audit per study**\n\n" + frame_markdown(counts) + "\n\n**Mismatches and their "
+        "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
+    )
     cv_star_figure(qra, Path(out.figure).with_suffix(""))
 
 

@@ -1,4 +1,5 @@
 """Metric and QRA numbers -> numbers.csv audit and paper-shaped tables (rule tables)."""
+
 from humeval.pipeline import audit_study, read_csv, write_tables
 from humeval.runner import run
 

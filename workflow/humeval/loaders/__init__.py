@@ -35,5 +35,22 @@ def require_inputs(inputs: dict, roles: list[str], loader: str, study: str) -> N
     """Raise a clear error when the config gives a loader fewer input roles than it needs."""
     missing = [r for r in roles if r not in inputs]
     if missing:
-        raise HumevalError(f"loader {loader!r} needs raw input role(s) {missing}; config gives "
-                           f"{sorted(inputs)}", study=study)
+        raise HumevalError(
+            f"loader {loader!r} needs raw input role(s) {missing}; config gives {sorted(inputs)}", study=study
+        )
+
+
+def read_workbook_sheet(path: str, sheet: str, **options):
+    """One sheet of an XLSX workbook as a DataFrame; a missing sheet or a damaged workbook is a
+    :class:`HumevalError` naming the file (openpyxl raises a zip, key, OS or its own error for damage)."""
+    import zipfile
+
+    import pandas as pd
+    from openpyxl.utils.exceptions import InvalidFileException
+
+    try:
+        return pd.read_excel(path, sheet_name=sheet, **options)
+    except ValueError as exc:
+        raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, EOFError) as exc:
+        raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None

@@ -65,14 +65,23 @@ def records(dialogues: dict, kind: str, path: str) -> list[dict]:
         for label_order, (label, stored) in enumerate((dialogue.get(field) or {}).items()):
             for order, annotation in enumerate(stored):
                 try:
-                    row = {"dialogue": dialogue_id, "bot": bot, "label": label, "label_order": label_order,
-                           "order": order, "work_unit": annotation["work_unit_id"], "score": annotation["score"]}
+                    row = {
+                        "dialogue": dialogue_id,
+                        "bot": bot,
+                        "label": label,
+                        "label_order": label_order,
+                        "order": order,
+                        "work_unit": annotation["work_unit_id"],
+                        "score": annotation["score"],
+                    }
                     if kind == "comparative":
-                        row.update(compared=annotation["dialogue_compared_to_id"],
-                                   bot_compared=annotation["bot_compared_to"])
+                        row.update(
+                            compared=annotation["dialogue_compared_to_id"], bot_compared=annotation["bot_compared_to"]
+                        )
                 except (KeyError, TypeError) as exc:
-                    raise HumevalError(f"dialogue {dialogue_id!r}, {field}[{label!r}][{order}]: missing key {exc}",
-                                       file=path) from None
+                    raise HumevalError(
+                        f"dialogue {dialogue_id!r}, {field}[{label!r}][{order}]: missing key {exc}", file=path
+                    ) from None
                 out.append(row)
     return out
 
@@ -83,8 +92,10 @@ def likert_frame(rows: list[dict], path: str) -> pd.DataFrame:
     bad = ~scores.isin([1, 2, 3, 4, 5])
     if bad.any():
         first = frame[bad].iloc[0]
-        raise HumevalError(f"dialogue {first['dialogue']!r}, label {first['label']!r}: Likert score {first['score']!r} "
-                           "is not 1..5", file=path)
+        raise HumevalError(
+            f"dialogue {first['dialogue']!r}, label {first['label']!r}: Likert score {first['score']!r} is not 1..5",
+            file=path,
+        )
     return frame.assign(score=scores.astype(int))
 
 
@@ -95,17 +106,27 @@ def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
     bad = ~scores.isin([-1, 0, 1])
     if bad.any():
         first = frame[bad].iloc[0]
-        raise HumevalError(f"dialogue {first['dialogue']!r}, label {first['label']!r}: comparative score "
-                           f"{first['score']!r} is not -1, 0 or 1", file=path)
+        raise HumevalError(
+            f"dialogue {first['dialogue']!r}, label {first['label']!r}: comparative score "
+            f"{first['score']!r} is not -1, 0 or 1",
+            file=path,
+        )
     frame = frame.assign(score=scores.astype(int))
-    mirror = frame.merge(frame, left_on=["work_unit", "label", "dialogue", "compared"],
-                         right_on=["work_unit", "label", "compared", "dialogue"], how="left", suffixes=("", "_m"))
+    mirror = frame.merge(
+        frame,
+        left_on=["work_unit", "label", "dialogue", "compared"],
+        right_on=["work_unit", "label", "compared", "dialogue"],
+        how="left",
+        suffixes=("", "_m"),
+    )
     broken = mirror["score_m"].isna() | (mirror["score_m"] != -mirror["score"])
     if broken.any():
         first = mirror[broken].iloc[0]
-        raise HumevalError(f"comparative judgement of work unit {first['work_unit']!r} on {first['dialogue']!r} vs "
-                           f"{first['compared']!r} ({first['label']}) is not stored mirrored with the sign negated",
-                           file=path)
+        raise HumevalError(
+            f"comparative judgement of work unit {first['work_unit']!r} on {first['dialogue']!r} vs "
+            f"{first['compared']!r} ({first['label']}) is not stored mirrored with the sign negated",
+            file=path,
+        )
     return frame
 
 
@@ -113,19 +134,47 @@ def tidy_rows(frame: pd.DataFrame, kind: str, group: pd.Series, workers: pd.Seri
     """Tidy judgements of one kind; ``group``/``workers`` are indexed like ``frame``."""
     participant = workers.map(lambda w: pseudonym(w, study, prefix="W"))
     work_unit = frame["work_unit"].map(lambda u: pseudonym(u, study, prefix="U"))
-    common = {"study": study, "side": group, "participant": participant, "criterion": frame["label"],
-              "system": frame["bot"], "value": frame["score"], "dialogue": frame["dialogue"],
-              "label_order": frame["label_order"], "order": frame["order"], "work_unit": work_unit}
+    common = {
+        "study": study,
+        "side": group,
+        "participant": participant,
+        "criterion": frame["label"],
+        "system": frame["bot"],
+        "value": frame["score"],
+        "dialogue": frame["dialogue"],
+        "label_order": frame["label_order"],
+        "order": frame["order"],
+        "work_unit": work_unit,
+    }
     if kind == "likert":
-        return pd.DataFrame({**common, "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"],
-                             "item": frame["dialogue"], "response_type": "rating", "system_b": "",
-                             "category": "likert", "pair": "", "orientation": ""})
+        return pd.DataFrame(
+            {
+                **common,
+                "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"],
+                "item": frame["dialogue"],
+                "response_type": "rating",
+                "system_b": "",
+                "category": "likert",
+                "pair": "",
+                "orientation": "",
+            }
+        )
     primary = frame["dialogue"] < frame["compared"]
-    pair = frame["dialogue"].where(primary, frame["compared"]) + "|" + frame["compared"].where(primary, frame["dialogue"])
-    return pd.DataFrame({**common, "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"] + "|"
-                         + frame["compared"], "item": frame["dialogue"] + "|" + frame["compared"],
-                         "response_type": "pairwise", "system_b": frame["bot_compared"], "category": "pairwise",
-                         "pair": pair, "orientation": primary.map({True: "primary", False: "mirror"})})
+    pair = (
+        frame["dialogue"].where(primary, frame["compared"]) + "|" + frame["compared"].where(primary, frame["dialogue"])
+    )
+    return pd.DataFrame(
+        {
+            **common,
+            "judgement_id": work_unit + ":" + frame["label"] + ":" + frame["dialogue"] + "|" + frame["compared"],
+            "item": frame["dialogue"] + "|" + frame["compared"],
+            "response_type": "pairwise",
+            "system_b": frame["bot_compared"],
+            "category": "pairwise",
+            "pair": pair,
+            "orientation": primary.map({True: "primary", False: "mirror"}),
+        }
+    )
 
 
 def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -136,16 +185,31 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     work_units = {**likert_doc["work_units"], **comparative_doc["work_units"]}
     dialogues = comparative_doc["dialogues"]
     likert_source = {d: likert_doc["dialogues"][d] for d in dialogues if d in likert_doc["dialogues"]}
-    sources = [("public", likert_source, dialogues, work_units, {"likert": inputs["likert"],
-                                                                 "comparative": inputs["comparative"]})]
+    sources = [
+        (
+            "public",
+            likert_source,
+            dialogues,
+            work_units,
+            {"likert": inputs["likert"], "comparative": inputs["comparative"]},
+        )
+    ]
     groups = params["groups"]
     if inputs.get("abc_eval"):
         project = read_json(inputs["abc_eval"])
         for name, spec in groups.items():
             if "evaluation" in spec:
                 found = evaluation(project, spec["evaluation"], inputs["abc_eval"])
-                sources.append((name, found["dialogues"], found["dialogues"], found["work_units"],
-                                {"likert": inputs["abc_eval"], "comparative": inputs["abc_eval"]}))
+                sources.append(
+                    (
+                        name,
+                        found["dialogues"],
+                        found["dialogues"],
+                        found["work_units"],
+                        {"likert": inputs["abc_eval"], "comparative": inputs["abc_eval"]},
+                    )
+                )
+
     def members(spec: dict) -> set:
         raw = spec.get("workers") if isinstance(spec.get("workers"), list) else []
         return {pseudonym(w, study, prefix="W") for w in raw} | set(spec.get("pseudonyms", []))
@@ -154,24 +218,34 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     rest = [name for name, spec in groups.items() if spec.get("workers") == "rest"]
     frames = []
     for source, likert_dialogues, comparative_dialogues, units, paths in sources:
-        for kind, dialogues_of_kind, build in (("likert", likert_dialogues, likert_frame),
-                                               ("comparative", comparative_dialogues, comparative_frame)):
+        for kind, dialogues_of_kind, build in (
+            ("likert", likert_dialogues, likert_frame),
+            ("comparative", comparative_dialogues, comparative_frame),
+        ):
             path = paths[kind]
             frame = build(records(dialogues_of_kind, kind, path), path)
             unknown = ~frame["work_unit"].isin(list(units))
             if unknown.any():
-                raise HumevalError(f"work unit {frame.loc[unknown, 'work_unit'].iloc[0]!r} is not in work_units", file=path)
-            workers = frame["work_unit"].map(lambda u: units[u]["worker_id"])
+                raise HumevalError(
+                    f"work unit {frame.loc[unknown, 'work_unit'].iloc[0]!r} is not in work_units", file=path
+                )
+            workers = frame["work_unit"].map({u: unit["worker_id"] for u, unit in units.items()})
             if source == "public":
                 pseudonyms = workers.map(lambda w: pseudonym(w, study, prefix="W"))
-                group = pseudonyms.map(lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None))
+                group = pseudonyms.map(
+                    lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None)
+                )
                 if group.isna().any():
-                    raise HumevalError(f"worker {pseudonyms[group.isna()].iloc[0]!r} (pseudonym) belongs to no "
-                                       "configured group, and no group takes the rest", file=path)
+                    raise HumevalError(
+                        f"worker {pseudonyms[group.isna()].iloc[0]!r} (pseudonym) belongs to no "
+                        "configured group, and no group takes the rest",
+                        file=path,
+                    )
             else:
                 group = pd.Series(source, index=frame.index)
             frames.append(tidy_rows(frame, kind, group, workers, study))
     judgements = pd.concat(frames, ignore_index=True)
-    participants = (judgements.groupby(["study", "side", "participant"], as_index=False)
-                    .agg(work_units=("work_unit", "nunique")))
+    participants = judgements.groupby(["study", "side", "participant"], as_index=False).agg(
+        work_units=("work_unit", "nunique")
+    )
     return judgements, participants

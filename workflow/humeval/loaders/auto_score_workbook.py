@@ -11,7 +11,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_workbook_sheet, require_inputs
 
 
 def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -22,26 +22,47 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     column = params.get("column", "Ground Truth")
     frames = []
     for criterion, sheet in params["sheets"].items():
-        try:
-            frame = pd.read_excel(path, sheet_name=sheet)
-        except ValueError as exc:
-            raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
-        except Exception as exc:  # openpyxl raises several types for a damaged workbook
-            raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
+        frame = read_workbook_sheet(path, sheet)
         if column not in frame.columns:
             raise HumevalError(f"sheet {sheet!r} has no column {column!r}", file=path)
         scores = pd.to_numeric(frame[column], errors="coerce")
         if len(scores) != responses * contexts or scores.isna().any():
-            raise HumevalError(f"sheet {sheet!r}, column {column!r}: expected {responses * contexts} numeric rows, "
-                               f"found {len(scores)} ({int(scores.isna().sum())} not numeric)", file=path)
+            raise HumevalError(
+                f"sheet {sheet!r}, column {column!r}: expected {responses * contexts} numeric rows, "
+                f"found {len(scores)} ({int(scores.isna().sum())} not numeric)",
+                file=path,
+            )
         k = pd.RangeIndex(len(scores))
-        item = "c" + pd.Series(k // responses + 1).astype(str).str.zfill(2) + "r" + pd.Series(k % responses + 1).astype(str)
-        frames.append(pd.DataFrame({
-            "study": study, "side": side, "judgement_id": f"metric:{params['condition']}:{criterion}:" + item,
-            "participant": f"metric:{params['condition']}", "item": item, "criterion": criterion, "response_type": "magnitude",
-            "system": "pos" + pd.Series(k % responses + 1).astype(str), "system_b": "", "value": scores.to_numpy(),
-            "condition": params["condition"]}))
+        item = (
+            "c"
+            + pd.Series(k // responses + 1).astype(str).str.zfill(2)
+            + "r"
+            + pd.Series(k % responses + 1).astype(str)
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    "study": study,
+                    "side": side,
+                    "judgement_id": f"metric:{params['condition']}:{criterion}:" + item,
+                    "participant": f"metric:{params['condition']}",
+                    "item": item,
+                    "criterion": criterion,
+                    "response_type": "magnitude",
+                    "system": "pos" + pd.Series(k % responses + 1).astype(str),
+                    "system_b": "",
+                    "value": scores.to_numpy(),
+                    "condition": params["condition"],
+                }
+            )
+        )
     judgements = pd.concat(frames, ignore_index=True)
-    participants = pd.DataFrame({"study": [study], "side": [side], "participant": [f"metric:{params['condition']}"],
-                                 "condition": [params["condition"]]})
+    participants = pd.DataFrame(
+        {
+            "study": [study],
+            "side": [side],
+            "participant": [f"metric:{params['condition']}"],
+            "condition": [params["condition"]],
+        }
+    )
     return judgements, participants

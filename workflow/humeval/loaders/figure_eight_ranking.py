@@ -19,28 +19,37 @@ from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym
 
 PERSONAL_COLUMNS = ("_ip", "_city", "_region")
-META = {"_unit_id": "unit", "_id": "judgement", "_worker_id": "worker", "_golden": "golden",
-        "_tainted": "tainted", "_trust": "trust"}
+META = {
+    "_unit_id": "unit",
+    "_id": "judgement",
+    "_worker_id": "worker",
+    "_golden": "golden",
+    "_tainted": "tainted",
+    "_trust": "trust",
+}
 
 
 def read_report(path: str, required: list[str]) -> pd.DataFrame:
     """The report as text cells, without the personal-data columns; checks ``required`` columns."""
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8",
-                            usecols=lambda c: c not in PERSONAL_COLUMNS)
+        frame = pd.read_csv(
+            path, dtype=str, keep_default_na=False, encoding="utf-8", usecols=lambda c: c not in PERSONAL_COLUMNS
+        )
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the Figure Eight report as UTF-8 CSV: {exc}", file=path) from None
     missing = [c for c in required if c not in frame.columns]
     if missing:
-        raise HumevalError(f"missing column(s) {missing}; a Figure Eight full report of this task has "
-                           f"{required}", file=path)
+        raise HumevalError(
+            f"missing column(s) {missing}; a Figure Eight full report of this task has {required}", file=path
+        )
     if frame.empty:
         raise HumevalError("the report holds no judgement", file=path)
     return frame
 
 
-def invert_answers(frame: pd.DataFrame, answer_columns: dict[int, str], position_systems: dict[int, str],
-                   path: str) -> pd.DataFrame:
+def invert_answers(
+    frame: pd.DataFrame, answer_columns: dict[int, str], position_systems: dict[int, str], path: str
+) -> pd.DataFrame:
     """Long (row, rank, system) from the per-rank sentence indices; checks every index is 1..n."""
     long = frame[list(answer_columns.values())].rename(columns={c: r for r, c in answer_columns.items()})
     long = long.reset_index(names="row").melt(id_vars="row", var_name="rank", value_name="position")
@@ -49,8 +58,11 @@ def invert_answers(frame: pd.DataFrame, answer_columns: dict[int, str], position
     bad = ~positions.isin(list(position_systems))
     if bad.any():
         first = long[bad].iloc[0]
-        raise HumevalError(f"record {int(first['row']) + 1}, column {answer_columns[first['rank']]!r}: "
-                           f"{first['position']!r} is not a sentence index {sorted(position_systems)}", file=path)
+        raise HumevalError(
+            f"record {int(first['row']) + 1}, column {answer_columns[first['rank']]!r}: "
+            f"{first['position']!r} is not a sentence index {sorted(position_systems)}",
+            file=path,
+        )
     return long.assign(system=positions.astype(int).map(position_systems), rank=long["rank"].astype(int))
 
 
@@ -61,21 +73,40 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     answer_columns = {int(k): v for k, v in params["answer_columns"].items()}
     position_systems = {int(k): v for k, v in params["position_systems"].items()}
     if sorted(answer_columns) != list(range(1, len(answer_columns) + 1)):
-        raise HumevalError(f"loader params: answer_columns must be keyed by ranks 1..n, got {sorted(answer_columns)}",
-                           study=study)
+        raise HumevalError(
+            f"loader params: answer_columns must be keyed by ranks 1..n, got {sorted(answer_columns)}", study=study
+        )
     frame = read_report(path, list(META) + list(answer_columns.values()))
     meta = frame[list(META)].rename(columns=META)
     meta["worker"] = meta["worker"].map(lambda w: pseudonym(w, study, prefix="W"))
     long = invert_answers(frame, answer_columns, position_systems, path).join(meta, on="row")
-    judgements = pd.DataFrame({
-        "study": study, "side": side, "judgement_id": "J" + long["judgement"], "participant": long["worker"],
-        "item": long["unit"], "criterion": params.get("criterion", "understandability"), "response_type": "rank",
-        "system": long["system"], "system_b": "", "value": long["rank"], "golden": long["golden"],
-        "tainted": long["tainted"], "trust": long["trust"],
-    }).sort_values(["judgement_id", "value"], kind="stable").reset_index(drop=True)
-    participants = (meta.groupby("worker").agg(judgements=("judgement", "size"),
-                                               gold_judgements=("golden", lambda g: int((g == "true").sum())))
-                    .reset_index().rename(columns={"worker": "participant"}))
+    judgements = (
+        pd.DataFrame(
+            {
+                "study": study,
+                "side": side,
+                "judgement_id": "J" + long["judgement"],
+                "participant": long["worker"],
+                "item": long["unit"],
+                "criterion": params.get("criterion", "understandability"),
+                "response_type": "rank",
+                "system": long["system"],
+                "system_b": "",
+                "value": long["rank"],
+                "golden": long["golden"],
+                "tainted": long["tainted"],
+                "trust": long["trust"],
+            }
+        )
+        .sort_values(["judgement_id", "value"], kind="stable")
+        .reset_index(drop=True)
+    )
+    participants = (
+        meta.groupby("worker")
+        .agg(judgements=("judgement", "size"), gold_judgements=("golden", lambda g: int((g == "true").sum())))
+        .reset_index()
+        .rename(columns={"worker": "participant"})
+    )
     participants.insert(0, "side", side)
     participants.insert(0, "study", study)
     return judgements, participants

@@ -31,21 +31,29 @@ def read_batch(path: str, batch: int, params: dict) -> pd.DataFrame:
         raise HumevalError(f"cannot parse the MS Forms export as UTF-8 CSV: {exc}", file=path) from None
     expected = int(params["columns"])
     if frame.shape[1] != expected:
-        raise HumevalError(f"{frame.shape[1]} columns, expected {expected} (participant number in column "
-                           f"{params['participant_column']}, questions 1..{params['questions']} from column "
-                           f"{params['first_question_column']}, 0-based)", file=path)
+        raise HumevalError(
+            f"{frame.shape[1]} columns, expected {expected} (participant number in column "
+            f"{params['participant_column']}, questions 1..{params['questions']} from column "
+            f"{params['first_question_column']}, 0-based)",
+            file=path,
+        )
     if frame.empty:
         raise HumevalError("the export holds no response", file=path)
     first, n = int(params["first_question_column"]), int(params["questions"])
-    answers = frame.iloc[:, first:first + n].set_axis(range(1, n + 1), axis=1)
+    answers = frame.iloc[:, first : first + n].set_axis(range(1, n + 1), axis=1)
     answers.insert(0, "respondent", frame.iloc[:, int(params["participant_column"])].str.strip())
     if answers["respondent"].duplicated().any():
         row = int(answers["respondent"].duplicated().to_numpy().argmax()) + 2
-        raise HumevalError(f"row {row}: participant number (column {params['participant_column']}) appears twice "
-                           "in this batch", file=path)
+        raise HumevalError(
+            f"row {row}: participant number (column {params['participant_column']}) appears twice in this batch",
+            file=path,
+        )
     if (answers["respondent"] == "").any():
-        raise HumevalError(f"row {int((answers['respondent'] == '').to_numpy().argmax()) + 2}: empty participant "
-                           f"number (column {params['participant_column']})", file=path)
+        raise HumevalError(
+            f"row {int((answers['respondent'] == '').to_numpy().argmax()) + 2}: empty participant "
+            f"number (column {params['participant_column']})",
+            file=path,
+        )
     long = answers.melt(id_vars="respondent", var_name="question", value_name="answer")
     return long.assign(batch=batch, file=path)
 
@@ -69,22 +77,41 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     long["uid"] = (long["batch"] - 1) * size + long["question"].astype(int)
     beyond = ~long["uid"].isin(key.index)
     if beyond.any():
-        raise HumevalError(f"batch {int(long.loc[beyond, 'batch'].iloc[0])} has no rows in the item key "
-                           f"({len(key)} items, {size} per batch)", file=str(long.loc[beyond, "file"].iloc[0]))
+        raise HumevalError(
+            f"batch {int(long.loc[beyond, 'batch'].iloc[0])} has no rows in the item key "
+            f"({len(key)} items, {size} per batch)",
+            file=str(long.loc[beyond, "file"].iloc[0]),
+        )
     items = key.loc[long["uid"]]
-    values = pd.concat([code_answers(part["answer"], params["answer_map"], file)
-                        for file, part in long.groupby("file", sort=False)]).reindex(long.index)
+    values = pd.concat(
+        [code_answers(part["answer"], params["answer_map"], file) for file, part in long.groupby("file", sort=False)]
+    ).reindex(long.index)
     participant = long["respondent"].map(lambda r: pseudonym(r, study))
-    judgements = pd.DataFrame({
-        "study": study, "side": side,
-        "judgement_id": participant + ":b" + long["batch"].astype(str).str.zfill(2) + "q"
-                        + long["question"].astype(str).str.zfill(2),
-        "participant": participant, "item": "uid" + long["uid"].astype(str).str.zfill(4),
-        "criterion": params.get("criterion", "fluency"), "response_type": "pairwise",
-        "system": items["sourcea"].to_numpy(), "system_b": items["sourceb"].to_numpy(), "value": values,
-        "uid": long["uid"], "batch": long["batch"], "question": long["question"].astype(int),
-        "key_complete": items["key_complete"].to_numpy(),
-    })
-    participants = (judgements.groupby(["study", "side", "participant"], as_index=False)["batch"]
-                    .agg(lambda b: ",".join(str(x) for x in sorted(set(b)))).rename(columns={"batch": "batches"}))
+    judgements = pd.DataFrame(
+        {
+            "study": study,
+            "side": side,
+            "judgement_id": participant
+            + ":b"
+            + long["batch"].astype(str).str.zfill(2)
+            + "q"
+            + long["question"].astype(str).str.zfill(2),
+            "participant": participant,
+            "item": "uid" + long["uid"].astype(str).str.zfill(4),
+            "criterion": params.get("criterion", "fluency"),
+            "response_type": "pairwise",
+            "system": items["sourcea"].to_numpy(),
+            "system_b": items["sourceb"].to_numpy(),
+            "value": values,
+            "uid": long["uid"],
+            "batch": long["batch"],
+            "question": long["question"].astype(int),
+            "key_complete": items["key_complete"].to_numpy(),
+        }
+    )
+    participants = (
+        judgements.groupby(["study", "side", "participant"], as_index=False)["batch"]
+        .agg(lambda b: ",".join(str(x) for x in sorted(set(b))))
+        .rename(columns={"batch": "batches"})
+    )
     return judgements, participants

@@ -31,11 +31,16 @@ def read_item_key(path: str, required: list[str], batch_size: int, unique: list[
         raise HumevalError(f"item key lacks column(s) {missing}", file=str(path))
     duplicated = key.duplicated(unique) if unique else pd.Series(False, index=key.index)
     if duplicated.any():
-        raise HumevalError(f"item key row {int(duplicated.to_numpy().argmax()) + 1} repeats the key {unique}",
-                           file=str(path))
+        raise HumevalError(
+            f"item key row {int(duplicated.to_numpy().argmax()) + 1} repeats the key {unique}", file=str(path)
+        )
     uid = pd.RangeIndex(1, len(key) + 1)
-    return key.assign(uid=uid, batch=(uid - 1) // batch_size + 1, question=(uid - 1) % batch_size + 1,
-                      key_complete=~(key == "").any(axis=1))
+    return key.assign(
+        uid=uid,
+        batch=(uid - 1) // batch_size + 1,
+        question=(uid - 1) % batch_size + 1,
+        key_complete=~(key == "").any(axis=1),
+    )
 
 
 def normalise_answer(text: str) -> str:
@@ -54,6 +59,7 @@ def code_answers(answers: pd.Series, answer_map: dict, where: str) -> pd.Series:
     coded = normalised.map(lookup)
     if coded.isna().any():
         first = answers[coded.isna()].iloc[0]
-        raise HumevalError(f"answer {first!r} is not one of {sorted(answer_map)} (after removing whitespace)",
-                           file=where)
+        raise HumevalError(
+            f"answer {first!r} is not one of {sorted(answer_map)} (after removing whitespace)", file=where
+        )
     return coded.astype(int)

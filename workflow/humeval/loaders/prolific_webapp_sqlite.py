@@ -23,8 +23,10 @@ from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym
 
 FIELDS = ("systema", "systemb", "dataset", "ix", "input", "outputa", "outputb")
-_QUERY = ("SELECT r.id AS response_id, t.task_number AS task_number, r.json_string AS json_string "
-          "FROM results r LEFT JOIN tasks t ON r.id = t.id ORDER BY t.task_number, r.id")
+_QUERY = (
+    "SELECT r.id AS response_id, t.task_number AS task_number, r.json_string AS json_string "
+    "FROM results r LEFT JOIN tasks t ON r.id = t.id ORDER BY t.task_number, r.id"
+)
 
 
 def read_responses(path: str) -> pd.DataFrame:
@@ -34,14 +36,19 @@ def read_responses(path: str) -> pd.DataFrame:
         with sqlite3.connect(uri, uri=True) as connection:
             frame = pd.read_sql_query(_QUERY, connection)
     except (sqlite3.DatabaseError, pd.errors.DatabaseError) as exc:
-        raise HumevalError(f"not a readable SQLite database with tables results(id, json_string) and "
-                           f"tasks(id, task_number): {exc}", file=path) from None
+        raise HumevalError(
+            f"not a readable SQLite database with tables results(id, json_string) and tasks(id, task_number): {exc}",
+            file=path,
+        ) from None
     if frame.empty:
         raise HumevalError("table 'results' holds no response", file=path)
     orphans = frame["task_number"].isna()
     if orphans.any():
-        raise HumevalError(f"{int(orphans.sum())} result(s) have no row in 'tasks' (first id "
-                           f"{frame.loc[orphans, 'response_id'].iloc[0]!r})", file=path)
+        raise HumevalError(
+            f"{int(orphans.sum())} result(s) have no row in 'tasks' (first id "
+            f"{frame.loc[orphans, 'response_id'].iloc[0]!r})",
+            file=path,
+        )
     frame["task_number"] = frame["task_number"].astype(int)
     return frame
 
@@ -52,18 +59,21 @@ def parse_answers(responses: pd.DataFrame, criterion: str, path: str) -> pd.Data
     Only the numbered keys are kept; identifiers in the same dict are dropped here.
     """
     rows = []
-    for response_id, task, text in responses[["response_id", "task_number", "json_string"]].itertuples(
-            index=False):
+    for response_id, task, text in responses[["response_id", "task_number", "json_string"]].itertuples(index=False):
         try:
             record = ast.literal_eval(text)
         except (ValueError, SyntaxError) as exc:
-            raise HumevalError(f"results.json_string of id {response_id!r} is not a Python dict literal: "
-                               f"{exc}", file=path) from None
+            raise HumevalError(
+                f"results.json_string of id {response_id!r} is not a Python dict literal: {exc}", file=path
+            ) from None
         for key, answer in record.items():
             if str(key).isdigit():
                 if not isinstance(answer, dict) or criterion not in answer:
-                    raise HumevalError(f"results.json_string of id {response_id!r}, question {key}: "
-                                       f"expected a dict with key {criterion!r}, got {answer!r}", file=path)
+                    raise HumevalError(
+                        f"results.json_string of id {response_id!r}, question {key}: "
+                        f"expected a dict with key {criterion!r}, got {answer!r}",
+                        file=path,
+                    )
                 rows.append((response_id, task, int(key), answer[criterion]))
     return pd.DataFrame(rows, columns=["response_id", "task_number", "question", "answer"])
 
@@ -77,14 +87,21 @@ def read_items(path: str, positions: int) -> pd.DataFrame:
     expected = [f"{field}{n}" for field in FIELDS for n in range(positions)]
     missing = [c for c in expected if c not in wide.columns]
     if missing:
-        raise HumevalError(f"missing column(s) {missing[:5]}{'...' if len(missing) > 5 else ''}: expected "
-                           f"{len(FIELDS)} fields x {positions} positions "
-                           f"({', '.join(f + 'N' for f in FIELDS)})", file=path)
+        raise HumevalError(
+            f"missing column(s) {missing[:5]}{'...' if len(missing) > 5 else ''}: expected "
+            f"{len(FIELDS)} fields x {positions} positions "
+            f"({', '.join(f + 'N' for f in FIELDS)})",
+            file=path,
+        )
     wide = wide.reset_index(names="row")
     wide["task_number"] = wide["row"] + 1
     stubs = ["systema", "systemb", "dataset", "ix"]
-    long = pd.wide_to_long(wide[["task_number"] + [f"{s}{n}" for s in stubs for n in range(positions)]],
-                           stubnames=stubs, i="task_number", j="question").reset_index()
+    long = pd.wide_to_long(
+        wide[["task_number"] + [f"{s}{n}" for s in stubs for n in range(positions)]],
+        stubnames=stubs,
+        i="task_number",
+        j="question",
+    ).reset_index()
     return long
 
 
@@ -99,32 +116,51 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     n_tasks = items["task_number"].max()
     beyond = answers["task_number"] > n_tasks
     if beyond.any():
-        raise HumevalError(f"task_number {int(answers.loc[beyond, 'task_number'].max())} has no row in the "
-                           f"item file ({n_tasks} rows; row i defines task i+1)", file=inputs["items"])
+        raise HumevalError(
+            f"task_number {int(answers.loc[beyond, 'task_number'].max())} has no row in the "
+            f"item file ({n_tasks} rows; row i defines task i+1)",
+            file=inputs["items"],
+        )
     bad = ~answers["answer"].isin(["A", "B"])
     if bad.any():
         first = answers[bad].iloc[0]
-        raise HumevalError(f"results id {first['response_id']!r} question {first['question']}: answer "
-                           f"{first['answer']!r} is not 'A' or 'B'", file=inputs["database"])
+        raise HumevalError(
+            f"results id {first['response_id']!r} question {first['question']}: answer "
+            f"{first['answer']!r} is not 'A' or 'B'",
+            file=inputs["database"],
+        )
     merged = answers.merge(items, on=["task_number", "question"], how="left", validate="many_to_one")
     unmatched = merged["systema"].isna()
     if unmatched.any():
         first = merged[unmatched].iloc[0]
-        raise HumevalError(f"task {first['task_number']} question {first['question']} is not defined in the "
-                           f"item file ({positions} positions)", file=inputs["items"])
+        raise HumevalError(
+            f"task {first['task_number']} question {first['question']} is not defined in the "
+            f"item file ({positions} positions)",
+            file=inputs["items"],
+        )
     participant = merged["response_id"].map(lambda r: pseudonym(r, study))
-    judgements = pd.DataFrame({
-        "study": study, "side": side,
-        "judgement_id": participant + ":q" + merged["question"].astype(str).str.zfill(2),
-        "participant": participant,
-        "item": "t" + merged["task_number"].astype(str).str.zfill(2) + "q"
-                + merged["question"].astype(str).str.zfill(2),
-        "criterion": criterion, "response_type": "pairwise",
-        "system": merged["systema"], "system_b": merged["systemb"],
-        "value": merged["answer"].map({"A": 1, "B": -1}),
-        "task": merged["task_number"], "question": merged["question"],
-        "dataset": merged["dataset"], "input_ix": merged["ix"],
-    })
-    participants = (judgements.groupby(["study", "side", "participant"], as_index=False)
-                    .agg(task=("task", "first"), n_answers=("value", "size")))
+    judgements = pd.DataFrame(
+        {
+            "study": study,
+            "side": side,
+            "judgement_id": participant + ":q" + merged["question"].astype(str).str.zfill(2),
+            "participant": participant,
+            "item": "t"
+            + merged["task_number"].astype(str).str.zfill(2)
+            + "q"
+            + merged["question"].astype(str).str.zfill(2),
+            "criterion": criterion,
+            "response_type": "pairwise",
+            "system": merged["systema"],
+            "system_b": merged["systemb"],
+            "value": merged["answer"].map({"A": 1, "B": -1}),
+            "task": merged["task_number"],
+            "question": merged["question"],
+            "dataset": merged["dataset"],
+            "input_ix": merged["ix"],
+        }
+    )
+    participants = judgements.groupby(["study", "side", "participant"], as_index=False).agg(
+        task=("task", "first"), n_answers=("value", "size")
+    )
     return judgements, participants

@@ -19,8 +19,14 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
-from humeval.loaders.survey_common import (check_criterion_words, check_range, item_layout, leading_integer,
-                                            tidy_from_wide, yes_no)
+from humeval.loaders.survey_common import (
+    check_criterion_words,
+    check_range,
+    item_layout,
+    leading_integer,
+    tidy_from_wide,
+    yes_no,
+)
 from humeval.tidy import pseudonym
 
 
@@ -28,7 +34,7 @@ def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> 
     """Response text per item from the question-text header row (first match of ``pattern``)."""
     texts = {}
     for text, (context, position, _) in zip(questions, layout.itertuples(index=False)):
-        match = re.search(pattern, str(text), flags=re.S)
+        match = re.search(pattern, str(text), flags=re.DOTALL)
         if match and (context, position) not in texts:
             texts[(context, position)] = re.sub(r"\s+", " ", match.group(1)).strip()
     return pd.Series(texts, dtype=object)
@@ -40,12 +46,15 @@ def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Serie
     try:
         with open(path, encoding="utf-8") as handle:
             survey = json.load(handle)
-        questions = {e["Payload"].get("DataExportTag"): e["Payload"].get("QuestionText", "")
-                     for e in survey["SurveyElements"] if e.get("Element") == "SQ"
-                     and e["Payload"].get("QuestionType") == "DB"}
+        questions = {
+            e["Payload"].get("DataExportTag"): e["Payload"].get("QuestionText", "")
+            for e in survey["SurveyElements"]
+            if e.get("Element") == "SQ" and e["Payload"].get("QuestionType") == "DB"
+        }
     except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError) as exc:
-        raise HumevalError(f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {exc}",
-                           file=path) from None
+        raise HumevalError(
+            f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {exc}", file=path
+        ) from None
     texts = {}
     for context in range(1, contexts + 1):
         name = tag.format(context=context)
@@ -74,8 +83,10 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     first = int(params.get("metadata_columns", 11))
     expected = first + len(layout) + 2
     if raw.shape[1] != expected:
-        raise HumevalError(f"{raw.shape[1]} columns, expected {expected} ({first} metadata, {len(layout)} item "
-                           "columns, q1, q2)", file=path)
+        raise HumevalError(
+            f"{raw.shape[1]} columns, expected {expected} ({first} metadata, {len(layout)} item columns, q1, q2)",
+            file=path,
+        )
     if raw.shape[0] <= 3:
         raise HumevalError("no response below the three header rows", file=path)
     tags, questions, body = raw.iloc[0], raw.iloc[1], raw.iloc[3:].reset_index(drop=True)
@@ -83,37 +94,52 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         if name not in set(tags.iloc[:first]):
             raise HumevalError(f"metadata column {name!r} missing from the first {first} columns", file=path)
     meta = body.iloc[:, :first].set_axis(list(tags.iloc[:first]), axis=1)
-    check_criterion_words(list(questions.iloc[first:first + len(layout)]), layout, path, first,
-                          params.get("criterion_spellings"))
+    check_criterion_words(
+        list(questions.iloc[first : first + len(layout)]), layout, path, first, params.get("criterion_spellings")
+    )
 
     def column_of(k):
         return f"row {4 + k % len(body)}, column {first + k // len(body)}"
 
-    cells = body.iloc[:, first:first + len(layout)]
+    cells = body.iloc[:, first : first + len(layout)]
     values = leading_integer(cells.T.stack(future_stack=True).reset_index(drop=True), path, column_of)
     check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
     participant = meta["ResponseId"].map(lambda r: pseudonym(r, study))
     if participant.duplicated().any():
-        raise HumevalError(f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice",
-                           file=path)
+        raise HumevalError(
+            f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice", file=path
+        )
     condition, design = params["condition"], params["design"]
-    judgements = tidy_from_wide(ratings, layout, participant, study=study, side=side, condition=condition,
-                                design=design)
+    judgements = tidy_from_wide(
+        ratings, layout, participant, study=study, side=side, condition=condition, design=design
+    )
     if params.get("response_text_pattern"):
-        texts = response_texts(list(questions.iloc[first:first + len(layout)]), layout, params["response_text_pattern"])
-        judgements["response_text"] = [texts.get((c, p), "") for c, p in zip(judgements["context"], judgements["position"])]
+        texts = response_texts(
+            list(questions.iloc[first : first + len(layout)]), layout, params["response_text_pattern"]
+        )
+        judgements["response_text"] = [
+            texts.get((c, p), "") for c, p in zip(judgements["context"], judgements["position"])
+        ]
     if inputs.get("qsf"):
         judgements["context_text"] = judgements["context"].map(context_texts(inputs["qsf"], int(params["contexts"])))
     duration = pd.to_numeric(meta["Duration (in seconds)"], errors="coerce")
     if duration.isna().any():
-        raise HumevalError(f"row {4 + int(duration.isna().to_numpy().argmax())}: Duration (in seconds) is not a number",
-                           file=path)
-    participants = pd.DataFrame({
-        "study": study, "side": side, "participant": participant, "condition": condition,
-        "row": range(len(body)), "duration_s": duration, "minutes": duration / 60,
-        "finished": meta["Finished"].str.lower() == "true",
-        "q1": yes_no(body.iloc[:, -2], path, f"{expected - 2} (q1)"),
-        "q2": yes_no(body.iloc[:, -1], path, f"{expected - 1} (q2)"),
-    })
+        raise HumevalError(
+            f"row {4 + int(duration.isna().to_numpy().argmax())}: Duration (in seconds) is not a number", file=path
+        )
+    participants = pd.DataFrame(
+        {
+            "study": study,
+            "side": side,
+            "participant": participant,
+            "condition": condition,
+            "row": range(len(body)),
+            "duration_s": duration,
+            "minutes": duration / 60,
+            "finished": meta["Finished"].str.lower() == "true",
+            "q1": yes_no(body.iloc[:, -2], path, f"{expected - 2} (q1)"),
+            "q2": yes_no(body.iloc[:, -1], path, f"{expected - 1} (q2)"),
+        }
+    )
     return judgements, participants

@@ -7,7 +7,6 @@ columns of a block are either ``alternate`` (readability, coherence per response
 
 from __future__ import annotations
 
-
 import pandas as pd
 
 from humeval.errors import HumevalError
@@ -34,8 +33,9 @@ def item_layout(contexts: int, responses: int, layout: str, criteria: list[str])
     return pd.DataFrame(rows, columns=["context", "position", "criterion"])
 
 
-def check_criterion_words(texts: list[str], layout: pd.DataFrame, path: str, first_column: int,
-                          spellings: dict | None = None) -> None:
+def check_criterion_words(
+    texts: list[str], layout: pd.DataFrame, path: str, first_column: int, spellings: dict | None = None
+) -> None:
     """Each item column's question text must name its criterion (tags are unreliable; texts are not).
 
     ``spellings`` adds accepted variants per criterion (a survey may misspell one: ``cohernce``).
@@ -44,9 +44,12 @@ def check_criterion_words(texts: list[str], layout: pd.DataFrame, path: str, fir
     for k, (text, criterion) in enumerate(zip(texts, layout["criterion"])):
         words = [criterion] + list(spellings.get(criterion, []))
         if not any(w.lower() in str(text).lower() for w in words):
-            raise HumevalError(f"column {first_column + k}: question text does not mention {criterion!r} "
-                               f"(item columns are parsed by position; the layout does not fit this export): "
-                               f"{str(text)[:80]!r}", file=path)
+            raise HumevalError(
+                f"column {first_column + k}: question text does not mention {criterion!r} "
+                f"(item columns are parsed by position; the layout does not fit this export): "
+                f"{str(text)[:80]!r}",
+                file=path,
+            )
 
 
 def leading_integer(values: pd.Series, path: str, column_of) -> pd.Series:
@@ -77,8 +80,16 @@ def yes_no(values: pd.Series, path: str, column: str) -> pd.Series:
     return normal
 
 
-def tidy_from_wide(ratings: pd.DataFrame, layout: pd.DataFrame, participants: pd.Series, *, study: str, side: str,
-                   condition: str, design: str) -> pd.DataFrame:
+def tidy_from_wide(
+    ratings: pd.DataFrame,
+    layout: pd.DataFrame,
+    participants: pd.Series,
+    *,
+    study: str,
+    side: str,
+    condition: str,
+    design: str,
+) -> pd.DataFrame:
     """Tidy rows from a participants x item-columns frame of numbers (columns in ``layout`` order)."""
     wide = ratings.set_axis(range(len(layout)), axis=1)
     wide.insert(0, "participant", participants.to_numpy())
@@ -88,9 +99,29 @@ def tidy_from_wide(ratings: pd.DataFrame, layout: pd.DataFrame, participants: pd
     response_type = RESPONSE_TYPES[design]
     judgement = long["participant"] + ":" + condition + ":" + item + ":" + long["criterion"]
     if design == "bws":  # one ranking per participant, context and criterion; rows are its slots
-        judgement = (long["participant"] + ":" + condition + ":c" + long["context"].astype(str).str.zfill(2) + ":"
-                     + long["criterion"])
-    return pd.DataFrame({"study": study, "side": side, "judgement_id": judgement, "participant": long["participant"],
-                         "item": item, "criterion": long["criterion"], "response_type": response_type,
-                         "system": "pos" + long["position"].astype(str), "system_b": "", "value": long["value"],
-                         "condition": condition, "context": long["context"], "position": long["position"]})
+        judgement = (
+            long["participant"]
+            + ":"
+            + condition
+            + ":c"
+            + long["context"].astype(str).str.zfill(2)
+            + ":"
+            + long["criterion"]
+        )
+    return pd.DataFrame(
+        {
+            "study": study,
+            "side": side,
+            "judgement_id": judgement,
+            "participant": long["participant"],
+            "item": item,
+            "criterion": long["criterion"],
+            "response_type": response_type,
+            "system": "pos" + long["position"].astype(str),
+            "system_b": "",
+            "value": long["value"],
+            "condition": condition,
+            "context": long["context"],
+            "position": long["position"],
+        }
+    )

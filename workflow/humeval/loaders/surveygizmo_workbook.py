@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_workbook_sheet, require_inputs
 from humeval.loaders.survey_common import check_criterion_words, check_range, item_layout, tidy_from_wide, yes_no
 from humeval.tidy import pseudonym
 
@@ -22,12 +22,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     require_inputs(inputs, ["workbook"], "surveygizmo_workbook", study)
     path = inputs["workbook"]
     sheet = params.get("sheet", "original_data")
-    try:
-        raw = pd.read_excel(path, sheet_name=sheet, header=None, dtype=str)
-    except ValueError as exc:
-        raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
-    except Exception as exc:  # openpyxl raises several types for a damaged workbook
-        raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
+    raw = read_workbook_sheet(path, sheet, header=None, dtype=str)
     criteria = params.get("criteria", ["readability", "coherence"])
     layout = item_layout(int(params["contexts"]), int(params["responses"]), params["layout"], criteria)
     first = int(params.get("metadata_columns", 18))
@@ -50,11 +45,19 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
     condition, design = params["condition"], params["design"]
     participant = pd.Series([pseudonym(f"{condition}:row{k}", study) for k in range(len(body))])
-    judgements = tidy_from_wide(ratings, layout, participant, study=study, side=side, condition=condition,
-                                design=design)
-    participants = pd.DataFrame({
-        "study": study, "side": side, "participant": participant, "condition": condition, "row": range(len(body)),
-        "minutes": pd.to_numeric(body.iloc[:, names.index("Time Minutes")], errors="coerce"),
-        "q1": yes_no(body.iloc[:, q1], path, f"{q1} (q1)"), "q2": yes_no(body.iloc[:, q1 + 1], path, f"{q1 + 1} (q2)"),
-    })
+    judgements = tidy_from_wide(
+        ratings, layout, participant, study=study, side=side, condition=condition, design=design
+    )
+    participants = pd.DataFrame(
+        {
+            "study": study,
+            "side": side,
+            "participant": participant,
+            "condition": condition,
+            "row": range(len(body)),
+            "minutes": pd.to_numeric(body.iloc[:, names.index("Time Minutes")], errors="coerce"),
+            "q1": yes_no(body.iloc[:, q1], path, f"{q1} (q1)"),
+            "q2": yes_no(body.iloc[:, q1 + 1], path, f"{q1 + 1} (q2)"),
+        }
+    )
     return judgements, participants

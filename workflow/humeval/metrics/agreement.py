@@ -11,8 +11,9 @@ from humeval.metrics import StudyData, numbers_frame
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 
-def reliability_matrix(frame: pd.DataFrame, units: list[str], coder: str = "participant",
-                       value: str = "value") -> pd.DataFrame:
+def reliability_matrix(
+    frame: pd.DataFrame, units: list[str], coder: str = "participant", value: str = "value"
+) -> pd.DataFrame:
     """Coders x units matrix of values (NaN where a coder did not judge a unit).
 
     A coder judging the same unit twice is an error: alpha has no place for it.
@@ -24,8 +25,9 @@ def reliability_matrix(frame: pd.DataFrame, units: list[str], coder: str = "part
     return frame.pivot(index=coder, columns=units, values=value)
 
 
-def krippendorff_alpha(frame: pd.DataFrame, units: list[str], level: str, coder: str = "participant",
-                       value: str = "value") -> float:
+def krippendorff_alpha(
+    frame: pd.DataFrame, units: list[str], level: str, coder: str = "participant", value: str = "value"
+) -> float:
     """Krippendorff's alpha of ``value`` over ``units`` rated by ``coder`` (package ``krippendorff``).
 
     Nominal values may be text; they are coded as integers first (alpha is invariant to the coding).
@@ -43,8 +45,17 @@ def krippendorff_alpha(frame: pd.DataFrame, units: list[str], level: str, coder:
     return float(krippendorff.alpha(reliability_data=data.astype(float), level_of_measurement=level))
 
 
-def krippendorff_alpha_numbers(data: StudyData, *, table: str, row: str, column: str, side: str, units: list[str],
-                               level: str, assert_equal_to: str | None = None) -> pd.DataFrame:
+def krippendorff_alpha_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    row: str,
+    column: str,
+    side: str,
+    units: list[str],
+    level: str,
+    assert_equal_to: str | None = None,
+) -> pd.DataFrame:
     """One alpha cell for ``side`` (kept judgements). With ``assert_equal_to`` (another level), fail
     unless both levels give the same alpha (e.g. interval = ordinal for complete permutations)."""
     frame = data.kept[data.kept["side"] == side]
@@ -52,8 +63,10 @@ def krippendorff_alpha_numbers(data: StudyData, *, table: str, row: str, column:
     if assert_equal_to is not None:
         other = krippendorff_alpha(frame, units, assert_equal_to)
         if not np.isclose(alpha, other, atol=1e-9):
-            raise HumevalError(f"alpha {level} = {alpha:.6f} differs from {assert_equal_to} = {other:.6f}; "
-                               "the config asserts they are equal for this data")
+            raise HumevalError(
+                f"alpha {level} = {alpha:.6f} differs from {assert_equal_to} = {other:.6f}; "
+                "the config asserts they are equal for this data"
+            )
     return numbers_frame(table, [(row, column, alpha)])
 
 
@@ -62,9 +75,19 @@ def krippendorff_alpha_by_batch(frame: pd.DataFrame, batch: str, units: list[str
     return frame.groupby(batch).apply(lambda part: krippendorff_alpha(part, units, level), include_groups=False)
 
 
-def batch_alpha_numbers(data: StudyData, *, table: str, column: str, side: str, units: list[str], level: str,
-                        batch: str = "batch", frame: str = "tidy", batches: list | None = None,
-                        summary: dict | None = None) -> pd.DataFrame:
+def batch_alpha_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    column: str,
+    side: str,
+    units: list[str],
+    level: str,
+    batch: str = "batch",
+    frame: str = "tidy",
+    batches: list | None = None,
+    summary: dict | None = None,
+) -> pd.DataFrame:
     """Per-batch alpha cells (rows = batch numbers), optionally with mean and SD over batches.
 
     ``summary``: ``{table, row, columns: {mean, sd}, recomputed_row?, published: {table, column}?}``: the
@@ -83,14 +106,20 @@ def batch_alpha_numbers(data: StudyData, *, table: str, column: str, side: str, 
     if summary:
         extra = []
         if summary.get("recomputed_row"):
-            extra += [(summary["recomputed_row"], summary["columns"]["mean"], float(alphas.mean())),
-                      (summary["recomputed_row"], summary["columns"]["sd"], float(alphas.std(ddof=1)))]
+            extra += [
+                (summary["recomputed_row"], summary["columns"]["mean"], float(alphas.mean())),
+                (summary["recomputed_row"], summary["columns"]["sd"], float(alphas.std(ddof=1))),
+            ]
         if summary.get("published"):
             published = published_frame(published_blocks(data.config))
-            cells = published[(published["table"] == summary["published"]["table"])
-                              & (published["column"] == summary["published"]["column"])].set_index("row")["value"]
+            cells = published[
+                (published["table"] == summary["published"]["table"])
+                & (published["column"] == summary["published"]["column"])
+            ].set_index("row")["value"]
             filled = pd.concat([alphas, cells[~cells.index.isin(alphas.index)]])
-            extra += [(summary["row"], summary["columns"]["mean"], float(filled.mean())),
-                      (summary["row"], summary["columns"]["sd"], float(filled.std(ddof=1)))]
+            extra += [
+                (summary["row"], summary["columns"]["mean"], float(filled.mean())),
+                (summary["row"], summary["columns"]["sd"], float(filled.std(ddof=1))),
+            ]
         out = pd.concat([out, numbers_frame(summary["table"], extra)], ignore_index=True)
     return out

@@ -23,8 +23,7 @@ def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n")
     cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``), optional
     ``side``, ``rule`` (excluded frame only) and ``where`` {column: value} filters, and ``distinct``
     columns (default: count rows)."""
-    frames = {"tidy": data.tidy, "kept": data.kept, "excluded": data.exclusions,
-              "participants": data.participants}
+    frames = {"tidy": data.tidy, "kept": data.kept, "excluded": data.exclusions, "participants": data.participants}
     out = []
     for label, spec in rows.items():
         frame = frames[spec.get("frame", "tidy")]

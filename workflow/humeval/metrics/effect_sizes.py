@@ -45,9 +45,9 @@ def cohens_d(scores: np.ndarray, bots: np.ndarray, pairs: list[tuple[int, int]])
     [-1.0]
     """
     n_bots = int(max(max(pair) for pair in pairs)) + 1
-    n, s1, s2 = per_bot_sums(bots, [scores, scores ** 2], n_bots)
+    n, s1, s2 = per_bot_sums(bots, [scores, scores**2], n_bots)
     mean = s1 / n
-    var = (s2 - n * mean ** 2) / (n - 1)
+    var = (s2 - n * mean**2) / (n - 1)
     a, b = (np.array(i) for i in zip(*pairs))
     pooled = np.sqrt(((n[..., a] - 1) * var[..., a] + (n[..., b] - 1) * var[..., b]) / (n[..., a] + n[..., b] - 2))
     return (mean[..., a] - mean[..., b]) / pooled
@@ -75,8 +75,11 @@ def _units(single: pd.DataFrame, task: str, codes: dict[str, int]) -> dict[str, 
     if task == "likert":
         return {"bots": single["system"].map(codes).to_numpy(), "scores": single["value"].to_numpy(float)}
     primary = single[single["orientation"] == "primary"]
-    return {"a": primary["system"].map(codes).to_numpy(), "b": primary["system_b"].map(codes).to_numpy(),
-            "v": primary["value"].to_numpy(float)}
+    return {
+        "a": primary["system"].map(codes).to_numpy(),
+        "b": primary["system_b"].map(codes).to_numpy(),
+        "v": primary["value"].to_numpy(float),
+    }
 
 
 def _effect(units: dict, task: str, pairs, index=None) -> np.ndarray:
@@ -86,8 +89,9 @@ def _effect(units: dict, task: str, pairs, index=None) -> np.ndarray:
     return cohens_h(pick(units["a"]), pick(units["b"]), pick(units["v"]), pairs)
 
 
-def effect_size_difference(units_1: dict, units_2: dict, task: str, pairs, n_resamples: int, seed: int,
-                           confidence: float = 0.95) -> tuple[float, float, float]:
+def effect_size_difference(
+    units_1: dict, units_2: dict, task: str, pairs, n_resamples: int, seed: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
     """Delta(G1, G2) and its bootstrap CI (BCa for Likert, percentile for pairwise)."""
     from scipy import stats
 
@@ -99,14 +103,22 @@ def effect_size_difference(units_1: dict, units_2: dict, task: str, pairs, n_res
     n1 = len(next(iter(units_1.values())))
     n2 = len(next(iter(units_2.values())))
     estimate = float(delta(np.arange(n1), np.arange(n2)))
-    result = stats.bootstrap((np.arange(n1), np.arange(n2)), delta, vectorized=True, paired=False,
-                             n_resamples=n_resamples, confidence_level=confidence,
-                             method="BCa" if task == "likert" else "percentile", rng=np.random.default_rng(seed))
+    result = stats.bootstrap(
+        (np.arange(n1), np.arange(n2)),
+        delta,
+        vectorized=True,
+        paired=False,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="BCa" if task == "likert" else "percentile",
+        rng=np.random.default_rng(seed),
+    )
     return estimate, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-def effect_size_diff_numbers(data: StudyData, *, table: str, pairs: list, sampler: dict, criteria: dict,
-                             n_resamples: int, seed: int) -> pd.DataFrame:
+def effect_size_diff_numbers(
+    data: StudyData, *, table: str, pairs: list, sampler: dict, criteria: dict, n_resamples: int, seed: int
+) -> pd.DataFrame:
     """Rows ``<G1>/<G2>|<task>``: Delta per criterion with ``_lo``/``_hi`` 95% CI columns."""
     codes = {code: k for k, code in enumerate(data.system_labels())}
     bot_pairs = list(combinations(range(len(codes)), 2))
@@ -120,8 +132,14 @@ def effect_size_diff_numbers(data: StudyData, *, table: str, pairs: list, sample
         for g1, g2 in pairs:
             if g1 not in present or g2 not in present:
                 continue
-            log.info("bootstrapping effect-size differences %s/%s, %s: %d criteria x %d resamples",
-                     g1, g2, task, len(criteria), n_resamples)
+            log.info(
+                "bootstrapping effect-size differences %s/%s, %s: %d criteria x %d resamples",
+                g1,
+                g2,
+                task,
+                len(criteria),
+                n_resamples,
+            )
             for criterion, label in criteria.items():
                 part = single[single["criterion"] == criterion]
                 units = [_units(part[part["side"] == g], task, codes) for g in (g1, g2)]
@@ -152,13 +170,20 @@ def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria
     from scipy import stats
 
     single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == "pairwise"]), sampler)
-    counts = single.groupby(["side", "system", "criterion"])["value"].agg(
-        wins=lambda v: int((v == 1).sum()), ties=lambda v: int((v == 0).sum()), n="size").reset_index()
+    counts = (
+        single.groupby(["side", "system", "criterion"])["value"]
+        .agg(wins=lambda v: int((v == 1).sum()), ties=lambda v: int((v == 0).sum()), n="size")
+        .reset_index()
+    )
     labels = data.system_labels()
     out = []
     for r in counts.itertuples():
         ci = stats.binomtest(r.wins, r.n).proportion_ci(method="wilson")
         row, label = f"{r.side}|{labels.get(r.system, r.system)}", criteria[r.criterion]
-        out += [(row, f"{label}_win", r.wins / r.n), (row, f"{label}_wintie", (r.wins + r.ties) / r.n),
-                (row, f"{label}_lo", ci.low), (row, f"{label}_hi", ci.high)]
+        out += [
+            (row, f"{label}_win", r.wins / r.n),
+            (row, f"{label}_wintie", (r.wins + r.ties) / r.n),
+            (row, f"{label}_lo", ci.low),
+            (row, f"{label}_hi", ci.high),
+        ]
     return numbers_frame(table, out)

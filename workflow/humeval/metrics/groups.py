@@ -27,8 +27,11 @@ ROW_KEY = ["side", "category", "item", "criterion"]
 
 def annotation_rows(frame: pd.DataFrame) -> pd.DataFrame:
     """Annotations numbered per row (``k`` = 0, 1, ... in JSON list order), rows in the authors' order."""
-    ordered = frame.assign(_cat=(frame["category"] != "likert").astype(int),
-                           _order=pd.to_numeric(frame["order"]), _label=pd.to_numeric(frame["label_order"]))
+    ordered = frame.assign(
+        _cat=(frame["category"] != "likert").astype(int),
+        _order=pd.to_numeric(frame["order"]),
+        _label=pd.to_numeric(frame["label_order"]),
+    )
     ordered = ordered.sort_values(["side", "_cat", "dialogue", "_label", "_order"], kind="stable")
     ordered["k"] = ordered.groupby(ROW_KEY, sort=False).cumcount()
     ordered["n"] = ordered.groupby(ROW_KEY, sort=False)["k"].transform("size")
@@ -80,8 +83,9 @@ def singly_annotated(rows: pd.DataFrame, sampler: dict) -> pd.DataFrame:
 def within_group_alpha(rows: pd.DataFrame, level: str = "ordinal") -> pd.Series:
     """Alpha per criterion over rows with two or more annotations (their first two as two coders)."""
     doubly = rows[(rows["n"] >= 2) & (rows["k"] < 2)].assign(coder=lambda f: f["k"].astype(str))
-    return doubly.groupby("criterion").apply(lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"),
-                                             include_groups=False)
+    return doubly.groupby("criterion").apply(
+        lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"), include_groups=False
+    )
 
 
 def between_group_alpha(single_a: pd.DataFrame, single_b: pd.DataFrame, level: str = "ordinal") -> pd.Series:
@@ -89,12 +93,22 @@ def between_group_alpha(single_a: pd.DataFrame, single_b: pd.DataFrame, level: s
     key = ["category", "item", "criterion"]
     both = single_a[key + ["value"]].merge(single_b[key + ["value"]], on=key, suffixes=("_a", "_b"))
     long = both.melt(id_vars=key, value_vars=["value_a", "value_b"], var_name="coder", value_name="value")
-    return long.groupby("criterion").apply(lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"),
-                                           include_groups=False)
+    return long.groupby("criterion").apply(
+        lambda f: krippendorff_alpha(f, ["item"], level, coder="coder"), include_groups=False
+    )
 
 
-def group_agreement_numbers(data: StudyData, *, table: str, category: str, pairs: list, within: list,
-                            sampler: dict, criteria: dict, level: str = "ordinal") -> pd.DataFrame:
+def group_agreement_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    category: str,
+    pairs: list,
+    within: list,
+    sampler: dict,
+    criteria: dict,
+    level: str = "ordinal",
+) -> pd.DataFrame:
     """Table 3 of one task: between-group alpha for each group pair present, within-group alpha per group."""
     part = data.kept[data.kept["category"] == category]
     rows = annotation_rows(part)
@@ -107,7 +121,10 @@ def group_agreement_numbers(data: StudyData, *, table: str, category: str, pairs
             out += [(f"{a}/{b}", criteria[c], float(v)) for c, v in alphas.items()]
     for group in within:
         if group in present:
-            out += [(group, criteria[c], float(v)) for c, v in within_group_alpha(rows[rows["side"] == group], level).items()]
+            out += [
+                (group, criteria[c], float(v))
+                for c, v in within_group_alpha(rows[rows["side"] == group], level).items()
+            ]
     return numbers_frame(table, out)
 
 
@@ -120,7 +137,11 @@ def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.Data
             continue
         likert = part[part["category"] == "likert"].groupby("item")["work_unit"].nunique()
         pairwise = part[part["category"] == "pairwise"].groupby("pair")["work_unit"].nunique()
-        out += [(group, "evaluators", part["participant"].nunique()), (group, "likert_total", len(likert)),
-                (group, "likert_double", int((likert == 2).sum())), (group, "pairwise_total", len(pairwise)),
-                (group, "pairwise_double", int((pairwise == 2).sum()))]
+        out += [
+            (group, "evaluators", part["participant"].nunique()),
+            (group, "likert_total", len(likert)),
+            (group, "likert_double", int((likert == 2).sum())),
+            (group, "pairwise_total", len(pairwise)),
+            (group, "pairwise_double", int((pairwise == 2).sum())),
+        ]
     return numbers_frame(table, [(r, c, float(v)) for r, c, v in out])

@@ -26,7 +26,8 @@ def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
     if not inconsistent.empty:
         raise HumevalError(f"item {inconsistent.index[0]!r} shows different system pairs across judgements")
     votes = judgements.groupby("item", as_index=False).agg(
-        system=("system", "first"), system_b=("system_b", "first"), total=("value", "sum"))
+        system=("system", "first"), system_b=("system_b", "first"), total=("value", "sum")
+    )
     votes["vote"] = np.sign(votes["total"]).astype(int)
     return votes.drop(columns="total")
 
@@ -57,9 +58,15 @@ def relative_preference(scores: pd.Series, denominator: float | pd.Series) -> pd
     return 100.0 * scores / denominator
 
 
-def relative_preference_numbers(data: StudyData, *, table: str, side: str, column: str,
-                                score_column: str | None = None,
-                                per_appearance_suffix: str | None = None) -> pd.DataFrame:
+def relative_preference_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    side: str,
+    column: str,
+    score_column: str | None = None,
+    per_appearance_suffix: str | None = None,
+) -> pd.DataFrame:
     """Numbers of the preference table for one side: relative preference per system (/all
     comparisons), optionally the raw score and a per-appearance sensitivity row ``<label><suffix>``."""
     judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
@@ -98,8 +105,10 @@ def preference_outcomes(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
     as_b = judgements["system_b"] == focus
     if (~(as_a ^ as_b)).any():
         row = judgements[~(as_a ^ as_b)].iloc[0]
-        raise HumevalError(f"judgement {row['judgement_id']!r} compares {row['system']!r} with {row['system_b']!r}; "
-                           f"exactly one side must be the focus system {focus!r}")
+        raise HumevalError(
+            f"judgement {row['judgement_id']!r} compares {row['system']!r} with {row['system_b']!r}; "
+            f"exactly one side must be the focus system {focus!r}"
+        )
     towards_focus = judgements["value"].where(as_a, -judgements["value"])
     outcome = towards_focus.map({1: "focus", 0: "equal", -1: "baseline"})
     return pd.DataFrame({"baseline": judgements["system_b"].where(as_a, judgements["system"]), "outcome": outcome})
@@ -118,8 +127,9 @@ def preference_shares(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
     return shares.reindex(columns=list(OUTCOMES), fill_value=0.0)
 
 
-def preference_share_numbers(data: StudyData, *, table: str, side: str, focus: str, columns: dict,
-                             row: str = "{system}", frame: str = "kept") -> pd.DataFrame:
+def preference_share_numbers(
+    data: StudyData, *, table: str, side: str, focus: str, columns: dict, row: str = "{system}", frame: str = "kept"
+) -> pd.DataFrame:
     """Preference shares of ``side`` per comparison system into ``table``.
 
     ``columns`` maps outcomes (``focus``, ``equal``, ``baseline``) to column labels (any subset); ``row``
@@ -133,12 +143,19 @@ def preference_share_numbers(data: StudyData, *, table: str, side: str, focus: s
     shares = preference_shares(judgements, focus)
     labels = data.system_labels()
     ordered = [code for code in labels if code in shares.index] + [c for c in shares.index if c not in labels]
-    return numbers_frame(table, [(row.format(system=labels.get(code, code)), column, float(shares.loc[code, outcome]))
-                                 for code in ordered for outcome, column in columns.items()])
+    return numbers_frame(
+        table,
+        [
+            (row.format(system=labels.get(code, code)), column, float(shares.loc[code, outcome]))
+            for code in ordered
+            for outcome, column in columns.items()
+        ],
+    )
 
 
-def position_bias_numbers(data: StudyData, *, table: str, side: str, row: str = "answer_a_share",
-                          column: str = "value") -> pd.DataFrame:
+def position_bias_numbers(
+    data: StudyData, *, table: str, side: str, row: str = "answer_a_share", column: str = "value"
+) -> pd.DataFrame:
     """Share of the kept pairwise judgements that chose the system shown first (A): a diagnostic of
     position bias (0.5 = none), not an exclusion. Ties count as not choosing A.
 

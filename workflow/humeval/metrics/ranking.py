@@ -34,8 +34,7 @@ def average_rank(counts: pd.DataFrame) -> pd.Series:
 
 def sentence_average_ranks(judgements: pd.DataFrame) -> pd.DataFrame:
     """Per (item, system): mean rank over the item's valid rankings and their number."""
-    return (judgements.groupby(["item", "system"], as_index=False)["value"]
-            .agg(avg_rank="mean", n="size"))
+    return judgements.groupby(["item", "system"], as_index=False)["value"].agg(avg_rank="mean", n="size")
 
 
 def aggregate_counts(aggregate: dict) -> pd.DataFrame:
@@ -53,13 +52,17 @@ def validate_rank_count_aggregate(aggregate: dict) -> None:
     total = int(aggregate["total"])
     for system, value in counts.sum(axis=1).items():
         if value != total:
-            raise HumevalError(f"published aggregate {aggregate['id']}: counts of system {system!r} sum to "
-                               f"{value}, expected total {total}")
+            raise HumevalError(
+                f"published aggregate {aggregate['id']}: counts of system {system!r} sum to "
+                f"{value}, expected total {total}"
+            )
     if counts.shape[0] == counts.shape[1]:  # every ranking fills every rank once: ranks sum to the total too
         for rank, value in counts.sum(axis=0).items():
             if value != total:
-                raise HumevalError(f"published aggregate {aggregate['id']}: counts at rank {rank} sum to "
-                                   f"{value}, expected total {total}")
+                raise HumevalError(
+                    f"published aggregate {aggregate['id']}: counts at rank {rank} sum to "
+                    f"{value}, expected total {total}"
+                )
 
 
 def find_aggregate(config: dict, aggregate_id: str) -> dict:
@@ -99,5 +102,7 @@ def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: l
     missing = sorted({str(u) for u in units} - set(averages["item"].astype(str)))
     if missing:
         raise HumevalError(f"metric sentence_average_ranks: unit(s) {missing} have no valid ranking")
-    return numbers_frame(table, [(f"{r.item}|{labels.get(r.system, r.system)}", column, float(r.avg_rank))
-                                 for r in averages.itertuples()])
+    return numbers_frame(
+        table,
+        [(f"{r.item}|{labels.get(r.system, r.system)}", column, float(r.avg_rank)) for r in averages.itertuples()],
+    )

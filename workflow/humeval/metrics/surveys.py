@@ -104,8 +104,16 @@ def icc(frame: pd.DataFrame) -> dict:
     return out
 
 
-def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list, criteria: list,
-                side: str = "reproduction", time_split: dict | None = None) -> pd.DataFrame:
+def icc_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    subgroup: str,
+    conditions: list,
+    criteria: list,
+    side: str = "reproduction",
+    time_split: dict | None = None,
+) -> pd.DataFrame:
     """An ICC table of one subgroup: rows ``<ICC-C|ICC-A>|<criterion>`` (+ ``...|p``) and ``n``, columns
     ``<condition>|<side>``. ``time_split`` maps a condition to ``published`` or ``corrected``."""
     out = []
@@ -116,8 +124,9 @@ def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list,
         column = f"{condition}|{side}"
         log.info("%s: ICC of %s, subgroup %s (%d participants)", table, condition, subgroup, len(members))
         out.append(("n", column, float(len(members))))
-        part = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
-                         & data.kept["participant"].isin(members)]
+        part = data.kept[
+            (data.kept["side"] == side) & (data.kept["condition"] == condition) & data.kept["participant"].isin(members)
+        ]
         for criterion in criteria:
             for name, (value, p) in icc(part[part["criterion"] == criterion]).items():
                 out += [(f"{name}|{criterion}", column, value), (f"{name}|{criterion}|p", column, p)]
@@ -125,8 +134,9 @@ def icc_numbers(data: StudyData, *, table: str, subgroup: str, conditions: list,
 
 
 def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
-    frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
-                      & (data.kept["criterion"] == criterion)]
+    frame = data.kept[
+        (data.kept["side"] == side) & (data.kept["condition"] == condition) & (data.kept["criterion"] == criterion)
+    ]
     rows = pd.to_numeric(data.participants[data.participants["side"] == side].set_index("participant")["row"])
     return spreadsheet_mode(frame.assign(row=frame["participant"].map(rows)))
 
@@ -146,26 +156,39 @@ def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
-def mode_correlation_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction",
-                             mode_sides: dict | None = None) -> pd.DataFrame:
+def mode_correlation_numbers(
+    data: StudyData, *, table: str, conditions: list, side: str = "reproduction", mode_sides: dict | None = None
+) -> pd.DataFrame:
     """Table 9: Spearman between the per-item modes of coherence and readability, per condition."""
     out = []
     for condition in conditions:
-        rho, p = _spearman(_human_modes(data, condition, "coherence", side, mode_sides),
-                           _human_modes(data, condition, "readability", side, mode_sides))
+        rho, p = _spearman(
+            _human_modes(data, condition, "coherence", side, mode_sides),
+            _human_modes(data, condition, "readability", side, mode_sides),
+        )
         out += [("rho", f"{condition}|{side}", rho), ("p", f"{condition}|{side}", p)]
     return numbers_frame(table, out)
 
 
-def auto_correlation_numbers(data: StudyData, *, table: str, conditions: list, criteria: list,
-                             side: str = "reproduction", auto_side: str = "automatic",
-                             mode_sides: dict | None = None) -> pd.DataFrame:
+def auto_correlation_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    conditions: list,
+    criteria: list,
+    side: str = "reproduction",
+    auto_side: str = "automatic",
+    mode_sides: dict | None = None,
+) -> pd.DataFrame:
     """Table 8: Spearman between the per-item mode of the human rating and the automatic score."""
     out = []
     for condition in conditions:
         for criterion in criteria:
-            auto = data.kept[(data.kept["side"] == auto_side) & (data.kept["condition"] == condition)
-                             & (data.kept["criterion"] == criterion)].set_index("item")["value"]
+            auto = data.kept[
+                (data.kept["side"] == auto_side)
+                & (data.kept["condition"] == condition)
+                & (data.kept["criterion"] == criterion)
+            ].set_index("item")["value"]
             rho, p = _spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
             out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
     return numbers_frame(table, out)
@@ -178,8 +201,11 @@ def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions:
         for criterion in criteria:
             sides = {}
             for side in ("original", "reproduction"):
-                frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
-                                  & (data.kept["criterion"] == criterion)]
+                frame = data.kept[
+                    (data.kept["side"] == side)
+                    & (data.kept["condition"] == condition)
+                    & (data.kept["criterion"] == criterion)
+                ]
                 sides[side] = (frame.groupby("item")["value"].mean(), _modes(data, side, condition, criterion))
             for k, statistic in enumerate(("mean", "mode")):
                 rho, p = _spearman(sides["original"][k], sides["reproduction"][k])
@@ -197,30 +223,47 @@ def leave_one_out_reliability(frame: pd.DataFrame) -> pd.Series:
     others = (totals.to_numpy()[:, None] - wide.to_numpy()) / (wide.shape[1] - 1)
     ranks_self = wide.rank().to_numpy()
     ranks_others = pd.DataFrame(others).rank().to_numpy()
-    rho = [stats.pearsonr(ranks_self[:, k], ranks_others[:, k]).statistic if np.ptp(ranks_self[:, k]) > 0 else np.nan
-           for k in range(wide.shape[1])]
+    rho = [
+        stats.pearsonr(ranks_self[:, k], ranks_others[:, k]).statistic if np.ptp(ranks_self[:, k]) > 0 else np.nan
+        for k in range(wide.shape[1])
+    ]
     return pd.Series(rho, index=wide.columns)
 
 
-def reliability_correlation_numbers(data: StudyData, *, table: str, conditions: list, points_table: str,
-                                    side: str = "reproduction", exclude_unfinished: bool = False) -> pd.DataFrame:
+def reliability_correlation_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    conditions: list,
+    points_table: str,
+    side: str = "reproduction",
+    exclude_unfinished: bool = False,
+) -> pd.DataFrame:
     """Figure 1: Spearman, across participants, between coherence and readability reliability; the
     per-participant reliabilities (the scatter's points) go to ``points_table``. ``exclude_unfinished``
     leaves out responses with Finished = False (the authors' Figure 1 did, as its BME p-value shows)."""
     out, points = [], []
     unfinished = set()
     if exclude_unfinished and "finished" in data.participants.columns:
-        unfinished = set(data.participants.loc[data.participants["finished"].astype(str).str.lower() == "false",
-                                               "participant"])
+        unfinished = set(
+            data.participants.loc[data.participants["finished"].astype(str).str.lower() == "false", "participant"]
+        )
     for condition in conditions:
-        frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)
-                          & ~data.kept["participant"].isin(unfinished)]
-        reliability = pd.concat({c: leave_one_out_reliability(frame[frame["criterion"] == c])
-                                 for c in ("coherence", "readability")}, axis=1).dropna()
+        frame = data.kept[
+            (data.kept["side"] == side)
+            & (data.kept["condition"] == condition)
+            & ~data.kept["participant"].isin(unfinished)
+        ]
+        reliability = pd.concat(
+            {c: leave_one_out_reliability(frame[frame["criterion"] == c]) for c in ("coherence", "readability")}, axis=1
+        ).dropna()
         rho, p = _spearman(reliability["coherence"], reliability["readability"])
         out += [(condition, "r", rho), (condition, "p", p), (condition, "n", float(len(reliability)))]
-        points += [(f"{condition}|{participant}", criterion, float(value))
-                   for participant, row in reliability.iterrows() for criterion, value in row.items()]
+        points += [
+            (f"{condition}|{participant}", criterion, float(value))
+            for participant, row in reliability.iterrows()
+            for criterion, value in row.items()
+        ]
     return pd.concat([numbers_frame(table, out), numbers_frame(points_table, points)], ignore_index=True)
 
 
@@ -228,9 +271,15 @@ def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str =
     """Mean and SD (ddof = 1) of the completion time in minutes per condition."""
     out = []
     for condition in conditions:
-        minutes = pd.to_numeric(data.participants.loc[(data.participants["side"] == side)
-                                                      & (data.participants["condition"] == condition), "minutes"])
-        out += [(condition, "mean_minutes", float(minutes.mean())), (condition, "sd_minutes", float(minutes.std(ddof=1)))]
+        minutes = pd.to_numeric(
+            data.participants.loc[
+                (data.participants["side"] == side) & (data.participants["condition"] == condition), "minutes"
+            ]
+        )
+        out += [
+            (condition, "mean_minutes", float(minutes.mean())),
+            (condition, "sd_minutes", float(minutes.std(ddof=1))),
+        ]
     return numbers_frame(table, out)
 
 
@@ -251,21 +300,38 @@ def flesch_reading_ease(texts: pd.Series, model: str | None = None) -> pd.Series
     return pd.Series([text_stats.flesch_reading_ease(doc) for doc in nlp.pipe(texts.tolist())], index=texts.index)
 
 
-def fre_agreement_numbers(data: StudyData, *, table: str, condition: str, model: str | None = None,
-                          side: str = "reproduction", auto_side: str = "automatic",
-                          criterion: str = "readability") -> pd.DataFrame:
+def fre_agreement_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    condition: str,
+    model: str | None = None,
+    side: str = "reproduction",
+    auto_side: str = "automatic",
+    criterion: str = "readability",
+) -> pd.DataFrame:
     """FRE recomputed on context turns + response vs the authors' automatic readability scores: the share
     equal at 2 decimals, the share within 1 point, Spearman rho, and n items."""
     frame = data.tidy[(data.tidy["side"] == side) & (data.tidy["condition"] == condition)]
     if "context_text" not in frame.columns or "response_text" not in frame.columns:
-        raise HumevalError("metric fre_agreement: the tidy table has no context_text/response_text (give the "
-                           "Qualtrics loader the qsf input and a response_text_pattern)")
+        raise HumevalError(
+            "metric fre_agreement: the tidy table has no context_text/response_text (give the "
+            "Qualtrics loader the qsf input and a response_text_pattern)"
+        )
     texts = frame.drop_duplicates("item").set_index("item")
     fre = flesch_reading_ease(texts["context_text"].astype(str) + " " + texts["response_text"].astype(str), model)
-    auto = data.tidy[(data.tidy["side"] == auto_side) & (data.tidy["condition"] == condition)
-                     & (data.tidy["criterion"] == criterion)].set_index("item")["value"]
+    auto = data.tidy[
+        (data.tidy["side"] == auto_side) & (data.tidy["condition"] == condition) & (data.tidy["criterion"] == criterion)
+    ].set_index("item")["value"]
     joined = pd.concat([fre.rename("fre"), auto.rename("auto")], axis=1, join="inner")
     rho, _ = _spearman(joined["fre"], joined["auto"])
     difference = (joined["fre"].round(2) - joined["auto"].round(2)).abs()
-    return numbers_frame(table, [(condition, "n", float(len(joined))), (condition, "exact", float((difference < 0.005).mean())),
-                                 (condition, "within_1", float((difference <= 1).mean())), (condition, "spearman", rho)])
+    return numbers_frame(
+        table,
+        [
+            (condition, "n", float(len(joined))),
+            (condition, "exact", float((difference < 0.005).mean())),
+            (condition, "within_1", float((difference <= 1).mean())),
+            (condition, "spearman", rho),
+        ],
+    )
