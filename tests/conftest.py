@@ -8,9 +8,14 @@ from helpers import in_ci
 def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
-    if in_ci() and report.skipped and item.get_closest_marker("e2e") is not None:
+    if in_ci() and report.skipped and (item.get_closest_marker("e2e") or item.get_closest_marker("checks")):
         report.outcome = "failed"
         report.longrepr = f"CI=true: end-to-end test {item.nodeid} was skipped ({report.longrepr})"
+
+
+def pytest_collection_modifyitems(items):
+    """Code-health checks (marker ``checks``: lint, format, the .test run) first: they fail fastest."""
+    items.sort(key=lambda item: item.get_closest_marker("checks") is None)
 
 
 @pytest.fixture(scope="session")

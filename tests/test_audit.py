@@ -1,8 +1,9 @@
 import pandas as pd
 import pytest
 
-from humeval.audit import UNDIAGNOSED, build_audit, parse_published, published_frame, status_of
+from humeval.audit import UNDIAGNOSED, build_audit, status_of
 from humeval.errors import HumevalError
+from humeval.published import parse_published, published_frame
 
 
 def test_parse_published_keeps_precision_and_marker():

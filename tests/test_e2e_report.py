@@ -48,3 +48,19 @@ def configured_studies(workdir):
 
     names = yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]
     return {name: load_study(workdir / "config/studies" / f"{name}.yaml") for name in names}
+
+
+def test_report_shows_no_restructuredtext_system_messages(full_run):
+    """docutils writes a 'System Message' box into the page for every warning in a caption or the front page
+    (e.g. a duplicate target when a report category is named like Snakemake's own 'Workflow' section)."""
+    html = (full_run / "results/report.html").read_text(encoding="utf-8")
+    messages = [html[max(0, i - 200) : i + 300] for i in _find_all(html, "System Message")]
+    assert not messages, f"{len(messages)} system message(s); first: {messages[0]}"
+    assert "system-message" not in html
+
+
+def _find_all(text, needle):
+    start = text.find(needle)
+    while start >= 0:
+        yield start
+        start = text.find(needle, start + 1)

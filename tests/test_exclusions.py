@@ -23,8 +23,8 @@ def pairwise():
 
 
 RULES = [
-    {"rule": "attention_check", "params": {"distractor": "distractor"}},
-    {"rule": "drop_systems", "name": "check_items", "params": {"systems": ["distractor", "inputs", "golds"]}},
+    {"exclusion": "attention_check", "params": {"distractor": "distractor"}},
+    {"exclusion": "drop_systems", "name": "check_items", "params": {"systems": ["distractor", "inputs", "golds"]}},
 ]
 
 
@@ -57,7 +57,7 @@ def test_invalid_permutation_drops_whole_ranking_once():
             "value": [1, 2, 3, 4, 1, 1, 3, 4],
         }
     ).assign(study="s", side="original", response_type="rank", system_b="")
-    kept, log = apply_exclusions(ranks, pd.DataFrame(), [{"rule": "invalid_permutation"}])
+    kept, log = apply_exclusions(ranks, pd.DataFrame(), [{"exclusion": "invalid_permutation"}])
     assert log["judgement_id"].tolist() == ["r2"]
     assert "1=A, 1=B, 3=C, 4=D" in log["reason"].iloc[0]
     assert set(kept["judgement_id"]) == {"r1"}
@@ -71,7 +71,7 @@ def test_drop_where_reads_participant_metadata():
         people,
         [
             {
-                "rule": "drop_where",
+                "exclusion": "drop_where",
                 "name": "gold",
                 "params": {"column": "golden", "values": ["true"], "reason": "test question"},
             }

@@ -101,7 +101,7 @@ def test_data_json_adds_stui_and_surx_and_the_surx_coverage_rule_applies(files):
     assert set(judgements["side"]) == {"Devx", "Stux", "Stui", "Surx"}
     rule = [
         {
-            "rule": "drop_uncovered",
+            "exclusion": "drop_uncovered",
             "name": "not_judged_by_surx",
             "params": {"reference": "Surx", "keys": {"likert": "item", "pairwise": "pair"}},
         }
@@ -118,7 +118,12 @@ def test_without_surx_the_coverage_rule_drops_nothing(files):
     _, log = apply_exclusions(
         judgements,
         participants,
-        [{"rule": "drop_uncovered", "params": {"reference": "Surx", "keys": {"likert": "item", "pairwise": "pair"}}}],
+        [
+            {
+                "exclusion": "drop_uncovered",
+                "params": {"reference": "Surx", "keys": {"likert": "item", "pairwise": "pair"}},
+            }
+        ],
     )
     assert log.empty
 

@@ -3,7 +3,10 @@ import math
 import pandas as pd
 import pytest
 
-from humeval.qra import c4, correlation, cv_star, qra_numbers, round_half_up
+from humeval.qra import qra_values
+from humeval.qra.correlation import correlation
+from humeval.qra.precision import c4, cv_star
+from humeval.rounding import round_half_up
 
 
 def test_c4_matches_closed_form_for_two_and_three():
@@ -37,7 +40,7 @@ def test_correlation_exact_p_for_perfect_rank_order_of_four():
     assert result["p_exact"] == pytest.approx(2 / 24)
 
 
-def test_qra_numbers_uses_published_and_rounded_recomputed_inputs():
+def test_qra_values_uses_published_and_rounded_recomputed_inputs():
     numbers = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "repro", "value": [23.0049, -8.6666]})
     published = pd.DataFrame({"table": "t", "row": ["a", "b"], "column": "orig", "value": [36.0, -16.0]})
     entries = [
@@ -52,7 +55,7 @@ def test_qra_numbers_uses_published_and_rounded_recomputed_inputs():
             ],
         }
     ]
-    out, summary = qra_numbers(numbers, published, entries)
+    out, summary = qra_values(numbers, published, entries)
     out = out.set_index("row")["value"]
     assert summary["inputs"].tolist() == ["36;23", "-16;-8.67"]
     assert out["a"] == pytest.approx(cv_star([36, 23.00]))

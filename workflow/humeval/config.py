@@ -68,7 +68,7 @@ def raw_filename(entry: dict) -> str:
 
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express."""
-    from humeval.exclusions import RULES
+    from humeval.exclusions import EXCLUSIONS
     from humeval.figures import KINDS
     from humeval.loaders import LOADERS
     from humeval.metrics import METRICS
@@ -88,8 +88,8 @@ def check_references(study: dict, source: str) -> None:
             if raw_id not in raw_ids:
                 fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
     for k, entry in enumerate(study.get("exclusions", [])):
-        if entry["rule"] not in RULES:
-            fail(f"key exclusions.{k}.rule: unknown rule {entry['rule']!r}; known: {sorted(RULES)}")
+        if entry["exclusion"] not in EXCLUSIONS:
+            fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
     for k, entry in enumerate(study.get("metrics", [])):
         if entry["metric"] not in METRICS:
             fail(f"key metrics.{k}.metric: unknown metric {entry['metric']!r}; known: {sorted(METRICS)}")

@@ -1,10 +1,11 @@
-"""Exclusion mechanics: named rules from the study config, every dropped judgement logged.
+"""Exclusion mechanics: named exclusions from the study config, every dropped judgement logged.
 
-A rule is a function ``rule(judgements, participants, **params) -> pandas.Series`` of reasons, indexed
-like ``judgements``, holding a one-sentence reason for each row to drop and NA for rows to keep. Rules
-are applied in config order, each to the rows the earlier ones kept; a row is attributed to the first
-rule that drops it. :func:`apply_exclusions` returns the kept rows and the exclusion log, one row per
-dropped judgement (a whole ranking is one judgement).
+An exclusion is a function ``f(judgements, participants, **params) -> pandas.Series`` of reasons, indexed
+like ``judgements``, holding a one-sentence reason for each row to drop and NA for rows to keep. Config
+entries ``{exclusion: <registered name>, name?, sides?, params?}`` are applied in order, each to the rows
+the earlier ones kept; a row is attributed to the first exclusion that drops it. :func:`apply_exclusions`
+returns the kept rows and the exclusion log (``exclusions.csv``: column ``rule`` holds the entry's name),
+one row per dropped judgement (a whole ranking is one judgement).
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ def drop_uncovered(
     return reasons
 
 
-RULES = {
+EXCLUSIONS = {
     "attention_check": attention_check,
     "drop_systems": drop_systems,
     "drop_where": drop_where,
@@ -116,22 +117,22 @@ RULES = {
 
 
 def apply_exclusions(
-    judgements: pd.DataFrame, participants: pd.DataFrame, rules: list[dict]
+    judgements: pd.DataFrame, participants: pd.DataFrame, entries: list[dict]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Apply ``rules`` (config entries ``{rule, name?, sides?, params?}``) in order.
+    """Apply the exclusion ``entries`` (config ``{exclusion, name?, sides?, params?}``) in order.
 
     Returns ``(kept, log)``; ``log`` has :data:`EXCLUSION_COLUMNS`, one row per dropped judgement.
-    A rule drops whole judgements: if it flags one row of a ranking, the ranking goes.
+    An exclusion drops whole judgements: if it flags one row of a ranking, the ranking goes.
     """
     kept = judgements
     logs = []
-    for entry in rules:
-        name = entry["rule"]
-        if name not in RULES:
-            raise HumevalError(f"unknown exclusion rule {name!r}; known rules: {sorted(RULES)}")
+    for entry in entries:
+        name = entry["exclusion"]
+        if name not in EXCLUSIONS:
+            raise HumevalError(f"unknown exclusion {name!r}; known exclusions: {sorted(EXCLUSIONS)}")
         label = entry.get("name", name)
         scope = kept if not entry.get("sides") else kept[kept["side"].isin(entry["sides"])]
-        reasons = RULES[name](scope, participants, **entry.get("params", {})).dropna()
+        reasons = EXCLUSIONS[name](scope, participants, **entry.get("params", {})).dropna()
         if reasons.empty:
             continue
         dropped_ids = set(scope.loc[reasons.index, "judgement_id"])

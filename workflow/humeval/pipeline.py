@@ -1,6 +1,7 @@
 """One function per pipeline stage; the Snakemake scripts unpack their job and call these.
 
-Stages: extract (loaders -> tidy) -> exclude -> metrics -> QRA -> audit and tables -> figures.
+Stages: published (config -> parsed numbers); extract (loaders -> tidy) -> exclude -> metrics -> QRA ->
+audit -> tables -> figures.
 Each function takes and returns data frames (plus the study config) and does no file I/O besides
 what its name says, so tests can run a stage on fixtures without Snakemake.
 """
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.audit import build_audit, published_blocks, published_frame
+from humeval.audit import build_audit
 from humeval.errors import HumevalError
 from humeval.exclusions import apply_exclusions
 from humeval.loaders import get_loader
@@ -57,24 +58,28 @@ def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
     return kept, excluded
 
 
-def metrics_study(study: dict, kept, tidy, participants, exclusions) -> pd.DataFrame:
-    """The study's metric numbers (table, row, column, value)."""
-    data = StudyData(kept=kept, tidy=tidy, participants=participants, exclusions=exclusions, config=study)
+def metrics_study(study: dict, kept, tidy, participants, exclusions, published) -> pd.DataFrame:
+    """The study's metric values (table, row, column, value); ``published`` is the parsed published
+    numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches)."""
+    data = StudyData(
+        kept=kept, tidy=tidy, participants=participants, exclusions=exclusions, published=published, config=study
+    )
     return compute_metrics(data, study.get("metrics", []))
 
 
-def qra_study(study: dict, numbers: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """QRA numbers from the metric numbers and the published inputs, and a summary of each Type I/II
-    result with the inputs and recipe it used."""
-    from humeval.qra import qra_numbers
+def qra_study(study: dict, values: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """QRA cells from the metric values and the published numbers, and a summary of each Type I/II result
+    with the inputs and recipe it used."""
+    from humeval.qra import qra_values
 
-    return qra_numbers(numbers, published_frame(published_blocks(study)), study.get("qra", []))
+    return qra_values(values, published, study.get("qra", []))
 
 
-def audit_study(study: dict, metric_numbers: pd.DataFrame, qra: pd.DataFrame) -> pd.DataFrame:
-    """The ``numbers.csv`` audit of every number the study's tables hold."""
-    numbers = pd.concat([metric_numbers, qra], ignore_index=True)
-    audit = build_audit(numbers, published_frame(published_blocks(study)), study["tables"])
+def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
+    against the published numbers."""
+    recomputed = pd.concat([values, qra], ignore_index=True)
+    audit = build_audit(recomputed, published, study["tables"])
     counts = audit["status"].value_counts().to_dict()
     log.info("audit: %s", counts)
     return audit
@@ -93,20 +98,3 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
         md_path.write_text(markdown_table(audit, table))
         written += [csv_path, md_path]
     return written
-
-
-NUMERIC_COLUMNS = ("value", "published", "precision")
-
-
-def read_csv(path: str | Path) -> pd.DataFrame:
-    """Read an intermediate CSV written by an earlier stage.
-
-    Every column is read as text (so ``"true"``, ``"007"`` or ``"1e5"`` stay what the loader wrote),
-    except the schema's numeric columns (``value``, ``published``, ``precision``); a metric that needs a
-    loader's extra column as a number converts it explicitly.
-    """
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
-    for column in NUMERIC_COLUMNS:
-        if column in frame.columns:
-            frame[column] = pd.to_numeric(frame[column])
-    return frame

@@ -18,10 +18,10 @@ _NODE = re.compile(r'(\d+)\s*\[\s*label\s*=\s*"([^"]+)"', re.MULTILINE)
 _EDGE = re.compile(r"(\d+)\s*->\s*(\d+)", re.MULTILINE)
 
 
-def rulegraph_dot(workdir: str | Path = ".") -> str:
-    """The DOT text of ``snakemake --rulegraph`` for the workflow in ``workdir``."""
+def rulegraph_dot(snakefile: str | Path, workdir: str | Path = ".") -> str:
+    """The DOT text of ``snakemake --rulegraph`` for ``snakefile`` run in ``workdir``."""
     result = subprocess.run(
-        [sys.executable, "-m", "snakemake", "--rulegraph", "--nolock", "--quiet", "all"],
+        [sys.executable, "-m", "snakemake", "--snakefile", str(snakefile), "--rulegraph", "--nolock", "--quiet", "all"],
         cwd=workdir,
         capture_output=True,
         text=True,

@@ -9,7 +9,6 @@ bug) also gives one line on the terminal; its traceback goes to the log.
 from __future__ import annotations
 
 import logging
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -43,27 +42,3 @@ def run(snakemake, main: Callable[[], None]) -> None:
         )
         sys.exit(1)
     log.info("done %s in %.2f s", label, time.perf_counter() - started)
-
-
-def export_package_path(root: str) -> None:
-    """Put ``root`` (the folder holding this package) first on ``PYTHONPATH`` for the jobs Snakemake
-    starts, so their scripts can ``import humeval`` without installing it (also under --use-conda)."""
-    current = os.environ.get("PYTHONPATH", "")
-    parts = [root] + [p for p in current.split(os.pathsep) if p and p != root]
-    os.environ.update(PYTHONPATH=os.pathsep.join(parts))
-
-
-def write_code_version(sources: list[str], target: str) -> None:
-    """Write ``sha256  humeval/<path>`` per package source and a combined digest (the code version)."""
-    import hashlib
-    from pathlib import Path
-
-    root = Path(os.path.commonpath([os.path.abspath(s) for s in sources])).parent
-
-    lines = []
-    for source in sorted(sources):
-        digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()
-        lines.append(f"{digest}  {Path(source).resolve().relative_to(root.resolve()).as_posix()}")
-    combined = hashlib.sha256("\n".join(lines).encode()).hexdigest()
-    Path(target).write_text(f"humeval code version {combined}\n" + "\n".join(lines) + "\n")
-    logging.getLogger("humeval").info("%d package sources, code version %s", len(lines), combined)

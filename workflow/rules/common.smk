@@ -1,20 +1,20 @@
 # Validation before anything runs, the loaded study configs, and the input functions.
 import re
-import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
-PACKAGE_ROOT = str(Path(workflow.current_basedir).parent)
-# The package workflow/humeval must be importable here and in every script job (also under --use-conda).
-sys.path.insert(0, PACKAGE_ROOT)
+try:
+    from humeval.config import load_study, raw_filename
+    from humeval.errors import HumevalError
+except ImportError as exc:
+    raise WorkflowError(
+        f"the package humeval is not importable ({exc}): install it into this environment with `pip install -e .` "
+        "(see README, Quickstart)"
+    ) from None
 
-from humeval.runner import export_package_path  # noqa: E402
-from humeval.config import load_study, raw_filename  # noqa: E402
-from humeval.errors import HumevalError  # noqa: E402
-
-export_package_path(PACKAGE_ROOT)
+WORKFLOW_ROOT = Path(workflow.current_basedir).parent
 validate(config, schema="../schemas/config.schema.yaml")
 
 try:
@@ -24,7 +24,7 @@ except HumevalError as exc:
 
 # Every result depends on the package code too (Snakemake itself tracks only a rule's own script): the
 # rule code_version stamps the package sources, and every stage takes the stamp as an input.
-PACKAGE_SOURCES = sorted(str(p) for p in Path(PACKAGE_ROOT, "humeval").rglob("*.py"))
+PACKAGE_SOURCES = sorted(str(p) for p in Path(WORKFLOW_ROOT, "humeval").rglob("*.py"))
 CODE_VERSION = "results/code_version.txt"
 
 RAW_DIR = config.get("raw_dir", "data/raw")
@@ -55,6 +55,12 @@ def get_raw_files(wildcards):
 
 def get_study(wildcards):
     return STUDIES[wildcards.study]
+
+
+def get_published_config(wildcards):
+    """The part of the study config that holds published numbers (all the rule published reads)."""
+    study = STUDIES[wildcards.study]
+    return {key: study[key] for key in ("name", "published", "published_aggregates") if key in study}
 
 
 def get_final_output():

@@ -1,13 +1,14 @@
 rule metrics:
-    """Per-study metrics on the kept judgements (numbers: table, row, column, value)."""
+    """Per-study metric values on the kept judgements (table, row, column, value)."""
     input:
         kept="results/{study}/intermediate/judgements_kept.csv",
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
         exclusions="results/{study}/exclusions.csv",
+        published="results/{study}/intermediate/published.csv",
         code=CODE_VERSION,
     output:
-        numbers="results/{study}/intermediate/metrics.csv",
+        metrics="results/{study}/intermediate/metrics.csv",
     log:
         "results/logs/metrics/{study}.log",
     conda:

@@ -1,7 +1,8 @@
 rule qra:
-    """Original vs reproduction: QRA Type I (CV*) and Type II (correlations) as the study config sets."""
+    """Original vs reproduction: QRA Type I (CV*), Type II (correlations) and Type IV (claims) as the study sets."""
     input:
-        numbers="results/{study}/intermediate/metrics.csv",
+        metrics="results/{study}/intermediate/metrics.csv",
+        published="results/{study}/intermediate/published.csv",
         code=CODE_VERSION,
     output:
         qra="results/{study}/intermediate/qra.csv",

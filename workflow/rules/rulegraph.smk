@@ -2,13 +2,15 @@ rule rulegraph:
     """The rule graph for reviewers: DOT always, SVG via graphviz when installed (else matplotlib)."""
     input:
         code=CODE_VERSION,
-        snakefiles=[workflow.main_snakefile] + sorted(str(p) for p in Path(PACKAGE_ROOT, "rules").glob("*.smk")),
+        snakefiles=[workflow.main_snakefile] + sorted(str(p) for p in Path(WORKFLOW_ROOT, "rules").glob("*.smk")),
     output:
         dot="results/rulegraph.dot",
-        svg=report("results/rulegraph.svg", caption="../report/rulegraph.rst", category="Workflow"),
+        svg=report("results/rulegraph.svg", caption="../report/rulegraph.rst", category="Rule graph"),
     log:
         "results/logs/rulegraph/rulegraph.log",
     conda:
         "../../envs/humeval.yaml"
+    params:
+        snakefile=lambda wildcards, input: input.snakefiles[0],
     script:
         "../scripts/rulegraph.py"

@@ -1,13 +1,9 @@
 rule tables:
-    """numbers.csv (recomputed vs published, with status) and every paper table as CSV + Markdown."""
+    """Every paper table as CSV (full precision) and Markdown (the paper's precision, marked cells), from the audit."""
     input:
-        numbers="results/{study}/intermediate/metrics.csv",
-        qra="results/{study}/intermediate/qra.csv",
+        audit="results/{study}/numbers.csv",
         code=CODE_VERSION,
     output:
-        audit=report(
-            "results/{study}/numbers.csv", caption="../report/numbers.rst", category="{study}", subcategory="audit"
-        ),
         tables=report(
             directory("results/{study}/tables"),
             patterns=["{name}.csv"],

@@ -1,6 +1,7 @@
 """Package sources -> results/code_version.txt (rule code_version)."""
 
-from humeval.runner import run, write_code_version
+from humeval.code_version import write_code_version
+from humeval.runner import run
 
 
 def main():

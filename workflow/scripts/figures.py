@@ -1,7 +1,7 @@
 """numbers.csv -> the study's figures, PNG and PDF (rule figures)."""
 
 from humeval.figures import draw_figures
-from humeval.pipeline import read_csv
+from humeval.intermediate import read_csv
 from humeval.runner import run
 
 

@@ -1,18 +1,21 @@
-"""Kept judgements -> the study's metric numbers (rule metrics)."""
+"""Kept judgements (+ published inputs) -> the study's metric values (rule metrics)."""
 
-from humeval.pipeline import metrics_study, read_csv
+from humeval.intermediate import read_csv
+from humeval.pipeline import metrics_study
 from humeval.runner import run
 
 
 def main():
-    numbers = metrics_study(
+    inputs = snakemake.input
+    values = metrics_study(
         snakemake.params.study,
-        read_csv(snakemake.input.kept),
-        read_csv(snakemake.input.judgements),
-        read_csv(snakemake.input.participants),
-        read_csv(snakemake.input.exclusions),
+        read_csv(inputs.kept),
+        read_csv(inputs.judgements),
+        read_csv(inputs.participants),
+        read_csv(inputs.exclusions),
+        read_csv(inputs.published),
     )
-    numbers.to_csv(snakemake.output.numbers, index=False)
+    values.to_csv(snakemake.output.metrics, index=False)
 
 
 run(snakemake, main)

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from humeval.pipeline import read_csv
+from humeval.intermediate import read_csv
 from humeval.runner import run
 from humeval.summary import audit_summary, claims_summary, cv_star_figure, qra_summary
 from humeval.tables import frame_markdown

@@ -15,7 +15,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 
-NUMBER_COLUMNS = ["table", "row", "column", "value"]
+VALUE_COLUMNS = ["table", "row", "column", "value"]
 
 METRICS: dict[str, str] = {
     "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",
@@ -44,12 +44,14 @@ METRICS: dict[str, str] = {
 @dataclass
 class StudyData:
     """What a metric may read: the kept judgements, the full tidy table, participants, the exclusion
-    log, and the study config (for system labels and published inputs)."""
+    log, the parsed published numbers (``intermediate/published.csv``; inputs where the data lack a part),
+    and the study config (for system labels)."""
 
     kept: pd.DataFrame
     tidy: pd.DataFrame
     participants: pd.DataFrame
     exclusions: pd.DataFrame
+    published: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     config: dict = field(default_factory=dict)
 
     def system_labels(self) -> dict[str, str]:
@@ -65,20 +67,20 @@ def get_metric(name: str):
     return getattr(importlib.import_module(module), function)
 
 
-def numbers_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
-    """(row, column, value) triples of one table as a numbers frame."""
+def value_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
+    """(row, column, value) triples of one table as a frame of metric values."""
     frame = pd.DataFrame(rows, columns=["row", "column", "value"])
     frame.insert(0, "table", table)
-    return frame[NUMBER_COLUMNS]
+    return frame[VALUE_COLUMNS]
 
 
 def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
-    """Run every metric entry of the study config and concatenate their numbers."""
+    """Run every metric entry of the study config and concatenate their values."""
     frames = []
     for entry in entries:
         params = {k: v for k, v in entry.items() if k not in ("metric", "description")}
         frames.append(get_metric(entry["metric"])(data, **params))
-    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=NUMBER_COLUMNS)
+    out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
     duplicated = out.duplicated(["table", "row", "column"])
     if duplicated.any():
         first = out[duplicated].iloc[0]

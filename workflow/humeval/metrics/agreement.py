@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -67,7 +67,7 @@ def krippendorff_alpha_numbers(
                 f"alpha {level} = {alpha:.6f} differs from {assert_equal_to} = {other:.6f}; "
                 "the config asserts they are equal for this data"
             )
-    return numbers_frame(table, [(row, column, alpha)])
+    return value_frame(table, [(row, column, alpha)])
 
 
 def krippendorff_alpha_by_batch(frame: pd.DataFrame, batch: str, units: list[str], level: str) -> pd.Series:
@@ -94,15 +94,13 @@ def batch_alpha_numbers(
     mean and SD (ddof = 1) of the recomputed alphas go to ``recomputed_row``; with ``published``, batches
     the data lack are filled with their published alphas and the statistics go to ``row``.
     """
-    from humeval.audit import published_blocks, published_frame
-
     source = data.kept if frame == "kept" else data.tidy
     part = source[source["side"] == side]
     alphas = krippendorff_alpha_by_batch(part, batch, units, level)
     alphas.index = alphas.index.astype(int).astype(str)
     wanted = alphas if batches is None else alphas[alphas.index.isin([str(b) for b in batches])]
     rows = [(b, column, float(a)) for b, a in wanted.items()]
-    out = numbers_frame(table, rows)
+    out = value_frame(table, rows)
     if summary:
         extra = []
         if summary.get("recomputed_row"):
@@ -111,7 +109,7 @@ def batch_alpha_numbers(
                 (summary["recomputed_row"], summary["columns"]["sd"], float(alphas.std(ddof=1))),
             ]
         if summary.get("published"):
-            published = published_frame(published_blocks(data.config))
+            published = data.published
             cells = published[
                 (published["table"] == summary["published"]["table"])
                 & (published["column"] == summary["published"]["column"])
@@ -121,5 +119,5 @@ def batch_alpha_numbers(
                 (summary["row"], summary["columns"]["mean"], float(filled.mean())),
                 (summary["row"], summary["columns"]["sd"], float(filled.std(ddof=1))),
             ]
-        out = pd.concat([out, numbers_frame(summary["table"], extra)], ignore_index=True)
+        out = pd.concat([out, value_frame(summary["table"], extra)], ignore_index=True)
     return out

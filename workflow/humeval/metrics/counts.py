@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 
 
 def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int:
@@ -21,7 +21,7 @@ def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int
 def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
     """One count per configured row. Each row spec names a ``frame`` (``tidy``: all judgements after
     cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``), optional
-    ``side``, ``rule`` (excluded frame only) and ``where`` {column: value} filters, and ``distinct``
+    ``side``, ``exclusion`` (excluded frame only: the exclusion's name in ``exclusions.csv``) and ``where`` {column: value} filters, and ``distinct``
     columns (default: count rows)."""
     frames = {"tidy": data.tidy, "kept": data.kept, "excluded": data.exclusions, "participants": data.participants}
     out = []
@@ -29,9 +29,9 @@ def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n")
         frame = frames[spec.get("frame", "tidy")]
         if "side" in spec:
             frame = frame[frame["side"] == spec["side"]]
-        if "rule" in spec:
-            frame = frame[frame["rule"] == spec["rule"]]
+        if "exclusion" in spec:
+            frame = frame[frame["rule"] == spec["exclusion"]]
         for col, value in spec.get("where", {}).items():
             frame = frame[frame[col].astype(str) == str(value)]
         out.append((label, column, float(count_rows(frame, distinct=spec.get("distinct")))))
-    return numbers_frame(table, out)
+    return value_frame(table, out)

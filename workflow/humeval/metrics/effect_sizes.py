@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 from humeval.metrics.groups import annotation_rows, singly_annotated
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ def effect_size_diff_numbers(
                 estimate, low, high = effect_size_difference(*units, task, bot_pairs, n_resamples, seed)
                 row = f"{g1}/{g2}|{task}"
                 out += [(row, label, estimate), (row, f"{label}_lo", low), (row, f"{label}_hi", high)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
@@ -161,7 +161,7 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
     for r, h in zip(summary.itertuples(), half):
         row, label = f"{r.side}|{labels.get(r.system, r.system)}", criteria[r.criterion]
         out += [(row, label, r.mean), (row, f"{label}_lo", r.mean - h), (row, f"{label}_hi", r.mean + h)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
@@ -186,4 +186,4 @@ def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria
             (row, f"{label}_lo", ci.low),
             (row, f"{label}_hi", ci.high),
         ]
-    return numbers_frame(table, out)
+    return value_frame(table, out)

@@ -19,7 +19,7 @@ import random
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 from humeval.metrics.agreement import krippendorff_alpha
 
 ROW_KEY = ["side", "category", "item", "criterion"]
@@ -125,7 +125,7 @@ def group_agreement_numbers(
                 (group, criteria[c], float(v))
                 for c, v in within_group_alpha(rows[rows["side"] == group], level).items()
             ]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.DataFrame:
@@ -144,4 +144,4 @@ def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.Data
             (group, "pairwise_total", len(pairwise)),
             (group, "pairwise_double", int((pairwise == 2).sum())),
         ]
-    return numbers_frame(table, [(r, c, float(v)) for r, c, v in out])
+    return value_frame(table, [(r, c, float(v)) for r, c, v in out])

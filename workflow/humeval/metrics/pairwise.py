@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 
 
 def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -89,7 +89,7 @@ def relative_preference_numbers(
             rows.append((label, score_column, float(scores[code])))
         if per_appearance_suffix:
             rows.append((label + per_appearance_suffix, column, float(per_appearance[code])))
-    return numbers_frame(table, rows)
+    return value_frame(table, rows)
 
 
 OUTCOMES = ("focus", "equal", "baseline")
@@ -143,7 +143,7 @@ def preference_share_numbers(
     shares = preference_shares(judgements, focus)
     labels = data.system_labels()
     ordered = [code for code in labels if code in shares.index] + [c for c in shares.index if c not in labels]
-    return numbers_frame(
+    return value_frame(
         table,
         [
             (row.format(system=labels.get(code, code)), column, float(shares.loc[code, outcome]))
@@ -166,4 +166,4 @@ def position_bias_numbers(
     judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
     if judgements.empty:
         raise HumevalError(f"metric position_bias: no pairwise judgements on side {side!r}")
-    return numbers_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])
+    return value_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])

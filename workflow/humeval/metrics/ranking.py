@@ -9,7 +9,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
+from humeval.metrics import StudyData, value_frame
 
 
 def rank_counts(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -65,6 +65,20 @@ def validate_rank_count_aggregate(aggregate: dict) -> None:
                 )
 
 
+def published_aggregate_counts(published: pd.DataFrame, aggregate: dict) -> pd.DataFrame:
+    """The counts of a rank_counts aggregate as parsed into the published numbers (systems x ranks), laid out
+    by the config entry (its systems in order, ranks 1..k in columns named by its ``column`` template)."""
+    ranks = range(1, aggregate_counts(aggregate).shape[1] + 1)
+    cells = published[published["table"] == aggregate["table"]].set_index(["row", "column"])["value"]
+    return pd.DataFrame(
+        {
+            rank: [cells[(system, aggregate["column"].format(rank=rank))] for system in aggregate["counts"]]
+            for rank in ranks
+        },
+        index=list(aggregate["counts"]),
+    )
+
+
 def find_aggregate(config: dict, aggregate_id: str) -> dict:
     for aggregate in config.get("published_aggregates", []):
         if aggregate["id"] == aggregate_id:
@@ -83,7 +97,7 @@ def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.
     rows = []
     for spec in sides:
         if "aggregate" in spec:
-            counts = aggregate_counts(find_aggregate(data.config, spec["aggregate"]))
+            counts = published_aggregate_counts(data.published, find_aggregate(data.config, spec["aggregate"]))
         else:
             kept = data.kept[(data.kept["side"] == spec["side"]) & (data.kept["response_type"] == "rank")]
             counts = rank_counts(kept).rename(index=labels)
@@ -91,7 +105,7 @@ def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.
                 for system, row in counts.iterrows():
                     rows += [(system, spec["counts_column"].format(rank=rank), float(n)) for rank, n in row.items()]
         rows += [(system, spec["avg_column"], float(avg)) for system, avg in average_rank(counts).items()]
-    return numbers_frame(table, rows)
+    return value_frame(table, rows)
 
 
 def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: list, column: str) -> pd.DataFrame:
@@ -102,7 +116,7 @@ def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: l
     missing = sorted({str(u) for u in units} - set(averages["item"].astype(str)))
     if missing:
         raise HumevalError(f"metric sentence_average_ranks: unit(s) {missing} have no valid ranking")
-    return numbers_frame(
+    return value_frame(
         table,
         [(f"{r.item}|{labels.get(r.system, r.system)}", column, float(r.avg_rank)) for r in averages.itertuples()],
     )

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, numbers_frame
-from humeval.qra import round_half_up
+from humeval.metrics import StudyData, value_frame
+from humeval.rounding import round_half_up
 
 ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
 log = logging.getLogger(__name__)
@@ -130,7 +130,7 @@ def icc_numbers(
         for criterion in criteria:
             for name, (value, p) in icc(part[part["criterion"] == criterion]).items():
                 out += [(f"{name}|{criterion}", column, value), (f"{name}|{criterion}|p", column, p)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
@@ -167,7 +167,7 @@ def mode_correlation_numbers(
             _human_modes(data, condition, "readability", side, mode_sides),
         )
         out += [("rho", f"{condition}|{side}", rho), ("p", f"{condition}|{side}", p)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def auto_correlation_numbers(
@@ -191,7 +191,7 @@ def auto_correlation_numbers(
             ].set_index("item")["value"]
             rho, p = _spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
             out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions: list, criteria: list) -> pd.DataFrame:
@@ -210,7 +210,7 @@ def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions:
             for k, statistic in enumerate(("mean", "mode")):
                 rho, p = _spearman(sides["original"][k], sides["reproduction"][k])
                 out += [(f"{criterion}|{statistic}", condition, rho), (f"{criterion}|{statistic}|p", condition, p)]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def leave_one_out_reliability(frame: pd.DataFrame) -> pd.Series:
@@ -264,7 +264,7 @@ def reliability_correlation_numbers(
             for participant, row in reliability.iterrows()
             for criterion, value in row.items()
         ]
-    return pd.concat([numbers_frame(table, out), numbers_frame(points_table, points)], ignore_index=True)
+    return pd.concat([value_frame(table, out), value_frame(points_table, points)], ignore_index=True)
 
 
 def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction") -> pd.DataFrame:
@@ -280,7 +280,7 @@ def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str =
             (condition, "mean_minutes", float(minutes.mean())),
             (condition, "sd_minutes", float(minutes.std(ddof=1))),
         ]
-    return numbers_frame(table, out)
+    return value_frame(table, out)
 
 
 def flesch_reading_ease(texts: pd.Series, model: str | None = None) -> pd.Series:
@@ -326,7 +326,7 @@ def fre_agreement_numbers(
     joined = pd.concat([fre.rename("fre"), auto.rename("auto")], axis=1, join="inner")
     rho, _ = _spearman(joined["fre"], joined["auto"])
     difference = (joined["fre"].round(2) - joined["auto"].round(2)).abs()
-    return numbers_frame(
+    return value_frame(
         table,
         [
             (condition, "n", float(len(joined))),

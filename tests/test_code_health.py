@@ -1,0 +1,74 @@
+"""Code health, checked like tests so CI runs them: ruff (lint and format), snakefmt, snakemake --lint,
+and the catalogue-style test configuration in ``.test/`` (lint, dry run and a full run in seconds).
+
+These run first (``conftest.py`` orders the ``checks`` marker before everything else). The tools come from
+``requirements-dev.txt``; without them the checks skip, and under ``CI=true`` fail.
+"""
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+from helpers import REPO, skip_or_fail
+
+pytestmark = pytest.mark.checks
+SNAKEMAKE_FILES = ["Snakefile", "workflow/rules"]
+
+
+def run(*command, cwd=REPO, timeout=300):
+    return subprocess.run(list(command), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def tool(name):
+    path = shutil.which(name, path=str(REPO / ".venv/bin")) or shutil.which(name)
+    if path is None:
+        skip_or_fail(f"{name} is not installed (pip install -r requirements-dev.txt)")
+    return path
+
+
+def test_ruff_finds_nothing():
+    result = run(tool("ruff"), "check", "--output-format", "concise", ".")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-1000:]
+
+
+def test_ruff_format_would_change_nothing():
+    result = run(tool("ruff"), "format", "--check", ".")
+    assert result.returncode == 0, result.stdout[-3000:]
+
+
+def test_snakefmt_would_change_nothing():
+    result = run(tool("snakefmt"), "--check", *SNAKEMAKE_FILES)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+def test_snakemake_lint_is_clean():
+    result = run(sys.executable, "-m", "snakemake", "--lint")
+    assert result.returncode == 0 and "good condition" in result.stdout + result.stderr, result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def test_config(tmp_path_factory):
+    """A throw-away copy of ``.test/`` (symlinked study files resolved), so runs leave the checkout clean."""
+    target = tmp_path_factory.mktemp("dottest") / ".test"
+    shutil.copytree(
+        REPO / ".test", target, symlinks=False, ignore=shutil.ignore_patterns("results", "data", ".snakemake")
+    )
+    return target
+
+
+def snakemake_in(directory, *args):
+    return run(
+        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(directory), *args
+    )
+
+
+def test_the_test_config_lints_dry_runs_and_runs(test_config):
+    lint = snakemake_in(test_config, "--lint")
+    assert lint.returncode == 0 and "good condition" in lint.stdout + lint.stderr, lint.stdout + lint.stderr
+    dry = snakemake_in(test_config, "-n", "--quiet")
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    full = snakemake_in(test_config, "--cores", "2")
+    assert full.returncode == 0, full.stderr[-3000:]
+    audit = (test_config / "results/example-2025-ranking/numbers.csv").read_text()
+    assert "UNDIAGNOSED" not in audit and "mismatch" not in audit

@@ -1,0 +1,23 @@
+"""Reading the CSVs that one pipeline stage writes for the next (tidy tables, metric values, audit)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+NUMERIC_COLUMNS = ("value", "published", "precision")
+
+
+def read_csv(path: str | Path) -> pd.DataFrame:
+    """Read an intermediate CSV written by an earlier stage.
+
+    Every column is read as text (so ``"true"``, ``"007"`` or ``"1e5"`` stay what the loader wrote),
+    except the schema's numeric columns (``value``, ``published``, ``precision``); a metric that needs a
+    loader's extra column as a number converts it explicitly.
+    """
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    for column in NUMERIC_COLUMNS:
+        if column in frame.columns:
+            frame[column] = pd.to_numeric(frame[column])
+    return frame

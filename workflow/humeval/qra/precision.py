@@ -1,0 +1,74 @@
+"""QRA Type I: the precision of one measurand over its measurements (Belz, Popovic & Mille 2022).
+
+CV* is the small-sample coefficient of variation; the config chooses, per experiment, whether an input is
+the pipeline's recomputed value or the number the paper printed, to how many decimals it is rounded first
+(the recipe the paper used), and a shift of the scale (CV* assumes a ratio scale with a true zero).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from humeval.qra.inputs import qra_inputs, recipe
+
+
+def c4(n: int) -> float:
+    """Bias-correction factor of the sample SD: c4(n) = sqrt(2/(n-1)) Gamma(n/2) / Gamma((n-1)/2).
+
+    >>> round(c4(2), 6)
+    0.797885
+    """
+    if n < 2:
+        raise ValueError("c4 needs n >= 2")
+    return math.sqrt(2.0 / (n - 1)) * math.exp(math.lgamma(n / 2) - math.lgamma((n - 1) / 2))
+
+
+def cv_star(values, shift: float = 0.0) -> float:
+    """CV* = (1 + 1/(4n)) * (s / c4(n)) / |mean| * 100 over ``values + shift``.
+
+    s is the sample SD (ddof = 1), n the number of measurements (Belz, Popovic & Mille 2022; reference
+    code asbelz/coeff-var). Returns NaN when the mean is 0.
+
+    >>> round(cv_star([36, 23.0]), 3)
+    43.936
+    """
+    x = np.asarray(values, dtype=float) + shift
+    n = x.size
+    mean = x.mean()
+    if mean == 0:
+        return float("nan")
+    return float((1 + 1 / (4 * n)) * (x.std(ddof=1) / c4(n)) / abs(mean) * 100)
+
+
+def sd_star(values) -> float:
+    """The small-sample-corrected SD s / c4(n) that CV* divides by the mean (ddof = 1 for s).
+
+    Reported beside CV* because papers sometimes print it in CV*'s place.
+
+    >>> round(sd_star([0.37, 0.47]), 4)
+    0.0886
+    """
+    x = np.asarray(values, dtype=float)
+    return float(x.std(ddof=1) / c4(x.size))
+
+
+def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:
+    """``type: cv_star``: CV* per measurand row from the ``inputs`` experiments, written to
+    ``<table>/<row>/<column>`` (and, with ``sd_column``, the corrected SD s/c4(n) beside it)."""
+    rows, source_table = entry["rows"], entry["measurand_table"]
+    sides = [qra_inputs(values, published, source_table, rows, spec) for spec in entry["inputs"]]
+    matrix = pd.concat(sides, axis=1)
+    how = "; ".join(recipe(spec) for spec in entry["inputs"]) + f"; shift {entry.get('shift', 0)}"
+    out, summary = [], []
+    for row, measured in matrix.iterrows():
+        value = cv_star(measured.to_numpy(), entry.get("shift", 0.0))
+        out.append((entry["table"], row, entry.get("column", "cv_star"), value))
+        summary.append(
+            ("cv_star", entry["table"], row, value, np.nan, np.nan, ";".join(f"{v:g}" for v in measured), how)
+        )
+        if entry.get("sd_column"):
+            out.append((entry["table"], row, entry["sd_column"], sd_star(measured.to_numpy())))
+    return out, summary

@@ -1,0 +1,24 @@
+"""Rounding as papers print numbers (half away from zero), not as Python's ``round`` (half to even)."""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def round_half_up(value: float, decimals: int) -> float:
+    """Round half away from zero at ``decimals`` (what a paper's printed numbers use), via Decimal.
+
+    >>> round_half_up(2.675, 2), round_half_up(-0.125, 2)
+    (2.68, -0.13)
+    """
+    quantum = Decimal(1).scaleb(-decimals)
+    return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+
+
+def r_signif3_half_up(value: float, precision: int) -> float:
+    """The authors' rounding of an R print-out: 3 significant digits, then half up to ``precision`` decimals.
+
+    >>> r_signif3_half_up(0.8849, 2), round(0.8849, 2)
+    (0.89, 0.88)
+    """
+    return round_half_up(float(f"{value:.3g}"), precision)
