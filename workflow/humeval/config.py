@@ -81,6 +81,7 @@ def check_references(study: dict, source: str) -> None:
     raw_ids = [r["id"] for r in study["raw"]]
     if len(set(raw_ids)) != len(raw_ids):
         fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
+    check_experiments(study, fail)
     for k, entry in enumerate(study["extract"]):
         if entry["loader"] not in LOADERS:
             fail(f"key extract.{k}.loader: unknown loader {entry['loader']!r}; known: {sorted(LOADERS)}")
@@ -112,12 +113,103 @@ def check_references(study: dict, source: str) -> None:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
 
 
+def check_experiments(study: dict, fail) -> None:
+    """Experiments: unique ids and labels; each has raw data (an extract entry for it) or published numbers
+    (a published aggregate of its side or a published block tagged with it); every extract entry feeds a
+    declared experiment."""
+    ids = [e["id"] for e in study["experiments"]]
+    labels = [e.get("label", e["id"]) for e in study["experiments"]]
+    for what, names in (("id", ids), ("label", labels)):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            fail(f"key experiments: experiment {what}(s) {twice} used twice")
+    if "O" not in ids:
+        fail("key experiments: no original (an experiment with id O)")
+    by_label = dict(zip(labels, ids))
+    fed = set()
+    for k, entry in enumerate(study["extract"]):
+        listed = entry.get("experiments")
+        if listed is None and entry["side"] not in by_label:
+            fail(
+                f"key extract.{k}.side: {entry['side']!r} is no experiment's label {labels}; name the experiments it "
+                "loads with 'experiments'"
+            )
+        for experiment in listed if listed is not None else [by_label[entry["side"]]]:
+            if experiment not in ids:
+                fail(f"key extract.{k}.experiments: {experiment!r} is not an experiment id {ids}")
+            fed.add(experiment)
+    fed |= {by_label[a["side"]] for a in study.get("published_aggregates", []) if a.get("side") in by_label}
+    for k, block in enumerate(study.get("published", [])):
+        if "experiment" in block:
+            if block["experiment"] not in ids:
+                fail(f"key published.{k}.experiment: {block['experiment']!r} is not an experiment id {ids}")
+            fed.add(block["experiment"])
+    for experiment in ids:
+        if experiment not in fed:
+            fail(
+                f"key experiments: experiment {experiment!r} has neither raw data (an extract entry) nor published "
+                "numbers (a published aggregate of its side, or a published block with experiment: "
+                f"{experiment})"
+            )
+
+
+def check_qra3(study: dict, fail) -> None:
+    """QRA3 entries: known experiments, at least two; a criterion that a listed experiment did not evaluate
+    needs ``missing: skip_experiment``; the tables they add do not clash with declared ones."""
+    experiments = {e["id"]: e for e in study["experiments"]}
+    for k, entry in enumerate(study.get("qra3", [])):
+        unknown = [e for e in entry["experiments"] if e not in experiments]
+        if unknown:
+            fail(f"key qra3.{k}.experiments: {unknown} are not experiment ids {sorted(experiments)}")
+        if len(set(entry["experiments"])) != len(entry["experiments"]):
+            fail(f"key qra3.{k}.experiments: an experiment is listed twice")
+        for c, criterion in enumerate(entry["criteria"]):
+            lacking = [
+                e
+                for e in entry["experiments"]
+                if experiments[e].get("criteria") is not None and criterion["name"] not in experiments[e]["criteria"]
+            ]
+            if lacking and entry.get("missing") != "skip_experiment":
+                fail(
+                    f"key qra3.{k}.criteria.{c}: experiment(s) {lacking} did not evaluate {criterion['name']!r}; say "
+                    "how to treat that with missing: skip_experiment, or leave them out of experiments"
+                )
+
+
+def declare_qra3_tables(study: dict, fail) -> None:
+    """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new)."""
+    from humeval.qra.qra3_tables import declared_tables
+
+    known = {t["id"] for t in study["tables"]}
+    for k, entry in enumerate(study.get("qra3", [])):
+        for table in declared_tables(entry):
+            if table["id"] in known:
+                fail(f"key qra3.{k}.table: the table {table['id']!r} it writes is already declared under tables")
+            known.add(table["id"])
+            study["tables"].append(table)
+
+
 def load_study(path: str | Path) -> dict:
-    """Read, schema-validate and cross-check one study file; return the study dict."""
+    """Read, schema-validate and cross-check one study file; return the study dict (with the tables its
+    QRA3 entries write added to ``tables``)."""
     source = str(path)
     study = read_yaml(path)
     validate_against(study, "study.schema.yaml", source)
     check_references(study, source)
+
+    def fail(message: str) -> None:
+        raise HumevalError(message, study=study["name"], file=source)
+
+    check_qra3(study, fail)
+    declare_qra3_tables(study, fail)
+    table_ids, raw_ids = {t["id"] for t in study["tables"]}, {r["id"] for r in study["raw"]}
+    for k, spec in enumerate(study.get("published_files", [])):
+        if spec["table"] not in table_ids:
+            fail(
+                f"key published_files.{k}.table: {spec['table']!r} is not one of the study's tables {sorted(table_ids)}"
+            )
+        if spec["raw"] not in raw_ids:
+            fail(f"key published_files.{k}.raw: {spec['raw']!r} is not the id of a raw file {sorted(raw_ids)}")
     return study
 
 

@@ -17,6 +17,13 @@ from humeval.errors import HumevalError
 EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]
 
 
+def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Series:
+    """A row whose value the export left empty (an unanswered rating): applied before every configured
+    exclusion, so judgements in = kept + excluded always holds."""
+    missing = pd.to_numeric(judgements["value"], errors="coerce").isna()
+    return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(missing, "no value in the export (empty cell)")
+
+
 def attention_check(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str, unit: str = "participant"
 ) -> pd.Series:
@@ -107,25 +114,46 @@ def drop_uncovered(
     return reasons
 
 
+def drop_groups_containing(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, group: str, column: str, pattern: str, reason: str
+) -> pd.Series:
+    """Drop every row of each ``group`` (e.g. a story section) in which some row's ``column`` contains
+    ``pattern`` (case-insensitive substring; e.g. an unfilled template token ``val`` in a question)."""
+    for name in (group, column):
+        if name not in judgements.columns:
+            raise HumevalError(f"exclusion drop_groups_containing: no column {name!r} in the tidy judgements")
+    hit = judgements[column].astype(str).str.contains(pattern, case=False, regex=False)
+    flagged = judgements[group].isin(set(judgements.loc[hit, group]))
+    return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(
+        flagged, reason + " (" + group + " " + judgements[group].astype(str) + ")"
+    )
+
+
 EXCLUSIONS = {
+    "missing_value": missing_value,
     "attention_check": attention_check,
     "drop_systems": drop_systems,
     "drop_where": drop_where,
     "drop_uncovered": drop_uncovered,
     "invalid_permutation": invalid_permutation,
+    "drop_groups_containing": drop_groups_containing,
 }
+VARIANT_COLUMNS = ["variant", *EXCLUSION_COLUMNS]
 
 
 def apply_exclusions(
     judgements: pd.DataFrame, participants: pd.DataFrame, entries: list[dict]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Apply the exclusion ``entries`` (config ``{exclusion, name?, sides?, params?}``) in order.
+    """Apply the exclusion ``entries`` (config ``{exclusion, name?, sides?, params?}``) in order, after
+    ``missing_value`` (unless an entry names it, which places it there).
 
     Returns ``(kept, log)``; ``log`` has :data:`EXCLUSION_COLUMNS`, one row per dropped judgement.
     An exclusion drops whole judgements: if it flags one row of a ranking, the ranking goes.
     """
     kept = judgements
     logs = []
+    if not any(entry["exclusion"] == "missing_value" for entry in entries):
+        entries = [{"exclusion": "missing_value"}, *entries]
     for entry in entries:
         name = entry["exclusion"]
         if name not in EXCLUSIONS:
@@ -144,3 +172,14 @@ def apply_exclusions(
         kept = kept[~kept["judgement_id"].isin(dropped_ids)]
     log = pd.concat(logs, ignore_index=True) if logs else pd.DataFrame(columns=EXCLUSION_COLUMNS)
     return kept.reset_index(drop=True), log
+
+
+def variant_exclusions(kept: pd.DataFrame, participants: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
+    """Exclusion variants (sensitivity analyses): each entry with ``variant: <name>`` is applied to the kept
+    judgements, not in place of them; the log (``exclusions_variants.csv``) says per variant which
+    judgements it drops and why, and a metric with ``variant: <name>`` reads the kept judgements less those."""
+    logs = []
+    for entry in entries:
+        _, log = apply_exclusions(kept, participants, [{k: v for k, v in entry.items() if k != "variant"}])
+        logs.append(log.assign(variant=entry["variant"]))
+    return pd.concat(logs, ignore_index=True)[VARIANT_COLUMNS] if logs else pd.DataFrame(columns=VARIANT_COLUMNS)

@@ -347,6 +347,7 @@ def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> 
     """Draw every configured figure of a study into ``outdir``; return the written paths."""
     plt = pyplot()
     written = []
+    Path(outdir).mkdir(parents=True, exist_ok=True)
     for spec in specs:
         if spec["kind"] not in KINDS:
             raise HumevalError(f"figure {spec['id']}: unknown kind {spec['kind']!r}; known kinds: {sorted(KINDS)}")

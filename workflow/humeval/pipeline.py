@@ -15,7 +15,7 @@ import pandas as pd
 
 from humeval.audit import build_audit
 from humeval.errors import HumevalError
-from humeval.exclusions import apply_exclusions
+from humeval.exclusions import apply_exclusions, variant_exclusions
 from humeval.loaders import get_loader
 from humeval.metrics import StudyData, compute_metrics
 from humeval.tidy import validate_judgements, validate_participants
@@ -50,29 +50,76 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
 
 
 def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
-    """Apply the study's exclusion rules; (kept judgements, exclusion log)."""
-    kept, excluded = apply_exclusions(tidy, participants, study.get("exclusions", []))
+    """Apply the study's exclusions; (kept judgements, exclusion log, exclusion-variant log). Entries with a
+    ``variant`` are sensitivity analyses: logged apart and applied only by metrics that name the variant."""
+    entries = study.get("exclusions", [])
+    kept, excluded = apply_exclusions(tidy, participants, [e for e in entries if "variant" not in e])
     for rule, count in excluded["rule"].value_counts(sort=False).items():
         log.info("exclusion %s: %d judgements", rule, count)
     log.info("kept %d of %d judgement rows", len(kept), len(tidy))
-    return kept, excluded
+    variants = variant_exclusions(kept, participants, [e for e in entries if "variant" in e])
+    for (variant, rule), count in variants.groupby(["variant", "rule"]).size().items():
+        log.info("variant %s, exclusion %s: %d judgements", variant, rule, count)
+    return kept, excluded, variants
 
 
-def metrics_study(study: dict, kept, tidy, participants, exclusions, published) -> pd.DataFrame:
+def metrics_study(study: dict, kept, tidy, participants, exclusions, published, variants) -> pd.DataFrame:
     """The study's metric values (table, row, column, value); ``published`` is the parsed published
-    numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches)."""
+    numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches);
+    ``variants`` the exclusion-variant log (sensitivity analyses a metric may name)."""
     data = StudyData(
-        kept=kept, tidy=tidy, participants=participants, exclusions=exclusions, published=published, config=study
+        kept=kept,
+        tidy=tidy,
+        participants=participants,
+        exclusions=exclusions,
+        published=published,
+        config=study,
+        variant_exclusions=variants,
     )
     return compute_metrics(data, study.get("metrics", []))
 
 
-def qra_study(study: dict, values: pd.DataFrame, published: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """QRA cells from the metric values and the published numbers, and a summary of each Type I/II result
-    with the inputs and recipe it used."""
+def qra_study(
+    study: dict, values: pd.DataFrame, published: pd.DataFrame, kept: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict]]:
+    """QRA cells from the metric values and the published numbers, a summary of each Type I/II result with
+    the inputs and recipe it used, and per QRA3 table the QRA3 tool's input and config (``exports``:
+    table -> {input: DataFrame, config: dict, notes: [str]})."""
+    from humeval.metrics import VALUE_COLUMNS
     from humeval.qra import qra_values
+    from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
 
-    return qra_values(values, published, study.get("qra", []))
+    cells, summary = qra_values(values, published, study.get("qra", []))
+    experiments = {e["id"]: e for e in study["experiments"]}
+    qra3_cells, exports = [], {}
+    for entry in study.get("qra3", []):
+        table_cells, notes, tool_rows = qra3_entry(values, published, kept, entry, experiments)
+        key = entry.get("key", study["name"])
+        exports[entry["table"]] = {
+            "input": tool_input_csv(tool_rows, key),
+            "config": tool_config(entry, experiments, key),
+            "notes": notes,
+        }
+        for note in notes:
+            log.info("QRA3 %s: %s", entry["table"], note)
+        qra3_cells += table_cells
+    if qra3_cells:
+        cells = pd.concat([cells, pd.DataFrame(qra3_cells, columns=VALUE_COLUMNS)], ignore_index=True)
+    return cells, summary, exports
+
+
+def write_qra3_exports(exports: dict[str, dict], outdir: str | Path) -> None:
+    """``<outdir>/<table>/qra3_input.csv``, ``qra3_config.json`` and ``notes.txt`` per QRA3 table."""
+    import json
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    for table, export in exports.items():
+        folder = outdir / table
+        folder.mkdir(exist_ok=True)
+        export["input"].to_csv(folder / "qra3_input.csv", index=False)
+        (folder / "qra3_config.json").write_text(json.dumps(export["config"], indent=2) + "\n")
+        (folder / "notes.txt").write_text("".join(f"{note}\n" for note in export["notes"]))
 
 
 def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:

@@ -82,6 +82,32 @@ def published_blocks(study: dict) -> list[dict]:
     return blocks
 
 
-def published_numbers(study: dict) -> pd.DataFrame:
-    """Every number the study's paper(s) printed, one row per cell (what ``intermediate/published.csv`` holds)."""
-    return published_frame(published_blocks(study))
+def published_file_block(path: str, spec: dict) -> dict:
+    """A ``published_files`` entry as a published block: one cell per row of a published CSV (e.g. the QRA3
+    tool input a paper's repository ships), the row label a template over the CSV's columns, the value the
+    text as written (so its precision is the file's, full precision)."""
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise HumevalError(f"cannot parse the published file: {exc}", file=path) from None
+    if spec["value"] not in frame.columns:
+        raise HumevalError(f"no column {spec['value']!r} (columns: {list(frame.columns)})", file=path)
+    cells: dict = {}
+    for record in frame.to_dict("records"):
+        try:
+            row = spec["row"].format(**record)
+        except KeyError as exc:
+            raise HumevalError(
+                f"row template {spec['row']!r} names a column the file lacks: {exc}", file=path
+            ) from None
+        cells.setdefault(row, {})[spec["column"]] = record[spec["value"]]
+    return {"table": spec["table"], "source": spec["source"], "cells": cells}
+
+
+def published_numbers(study: dict, raw_paths: dict[str, str] | None = None) -> pd.DataFrame:
+    """Every number the study's paper(s) printed, one row per cell (what ``intermediate/published.csv`` holds):
+    the config's blocks and aggregates, and the rows of ``published_files`` (raw id -> local path)."""
+    blocks = published_blocks(study)
+    for spec in study.get("published_files", []):
+        blocks.append(published_file_block((raw_paths or {})[spec["raw"]], spec))
+    return published_frame(blocks)

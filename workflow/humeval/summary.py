@@ -108,3 +108,67 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path):
     fig.tight_layout()
     save(fig, path_stem)
     plt.close(fig)
+
+
+QRA3_SUMMARY_COLUMNS = ["study", "table", "level", "criterion", "system", "experiments"]
+
+
+def qra3_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) -> pd.DataFrame:
+    """Every study's QRA3 tables in one frame: one row per (study, table, row) with its level (system,
+    criterion, study), the experiments compared and the QRA3 measures (columns as in the tables)."""
+    from humeval.qra.qra3_tables import QRA3_COLUMNS
+
+    frames = []
+    for study, audit in audits.items():
+        for entry in studies[study].get("qra3", []):
+            part = audit[audit["table"] == entry["table"]]
+            if part.empty:
+                continue
+            wide = part.pivot(index="row", columns="column", values="value").reindex(
+                index=[r for r in dict.fromkeys(part["row"])], columns=QRA3_COLUMNS
+            )
+            criterion = wide.index.str.split("|").str[0]
+            system = wide.index.str.split("|").str[1]
+            level = [
+                "study" if c == "all" else "criterion" if s == "all" else "system" for c, s in zip(criterion, system)
+            ]
+            frames.append(
+                wide.reset_index(drop=True).assign(
+                    study=study,
+                    table=entry["table"],
+                    level=level,
+                    criterion=list(criterion),
+                    system=list(system),
+                    experiments=", ".join(entry["experiments"]),
+                )
+            )
+    if not frames:
+        return pd.DataFrame(columns=[*QRA3_SUMMARY_COLUMNS, *QRA3_COLUMNS])
+    out = pd.concat(frames, ignore_index=True)
+    return out[[*QRA3_SUMMARY_COLUMNS, *QRA3_COLUMNS]]
+
+
+def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path):
+    """Criterion-level CV* (QRA3 Type I, mean over systems) per study and QRA3 table, with the share of
+    agreeing findings (Type IV) written beside each bar."""
+    from humeval.figures import PALETTE, pyplot, save
+
+    plt = pyplot()
+    rows = qra3[qra3["level"] == "criterion"].reset_index(drop=True)
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(len(rows), 4) + 1.2))
+    studies = list(dict.fromkeys(rows["study"]))
+    y = list(range(len(rows)))[::-1]
+    ax.barh(y, rows["cv_star"].fillna(0), color=[PALETTE[studies.index(s) % len(PALETTE)] for s in rows["study"]])
+    labels = [
+        f"{s.split('-')[0]} {t} ({e}): {c}"
+        for s, t, e, c in zip(rows["study"], rows["table"], rows["experiments"], rows["criterion"])
+    ]
+    ax.set_yticks(y, labels, fontsize=7)
+    for yy, cv, pf in zip(y, rows["cv_star"], rows["p_findings"]):
+        text = " n/a" if pd.isna(cv) else f" {cv:.1f}" + ("" if pd.isna(pf) else f"  (findings {pf:.2f})")
+        ax.text(0 if pd.isna(cv) else cv, yy, text, va="center", fontsize=7)
+    ax.set_xlabel("criterion-level CV* (%), QRA3 Type I; lower = closer")
+    ax.set_title("QRA3 across studies")
+    fig.tight_layout()
+    save(fig, path_stem)
+    plt.close(fig)

@@ -19,7 +19,8 @@ response_type   ``rating`` | ``magnitude`` | ``rank`` | ``pairwise``
 system          the system judged (pairwise: the system shown as A)
 system_b        pairwise only: the system shown as B; empty otherwise
 value           rating or magnitude; rank (1 = best); pairwise +1 = ``system`` preferred,
-                -1 = ``system_b`` preferred, 0 = equal
+                -1 = ``system_b`` preferred, 0 = equal; empty where the export held no value (the
+                exclusion ``missing_value`` logs and drops such rows first)
 =============== =====================================================================================
 
 Loaders may add columns (``batch``, ``task``, ``position``, ``dataset``...); they travel along.
@@ -89,8 +90,9 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
             file=source,
         )
     values = pd.to_numeric(frame["value"], errors="coerce")
-    if values.isna().any():
-        row = int(values.isna().to_numpy().argmax())
+    empty = frame["value"].isna() | (frame["value"].astype(str).str.strip() == "")
+    if (values.isna() & ~empty).any():
+        row = int((values.isna() & ~empty).to_numpy().argmax())
         raise HumevalError(f"column 'value' row {row}: {frame['value'].iloc[row]!r} is not a number", file=source)
     pairwise = frame["response_type"] == "pairwise"
     bad_pair = pairwise & ~values.isin([-1, 0, 1])

@@ -60,7 +60,18 @@ def get_study(wildcards):
 def get_published_config(wildcards):
     """The part of the study config that holds published numbers (all the rule published reads)."""
     study = STUDIES[wildcards.study]
-    return {key: study[key] for key in ("name", "published", "published_aggregates") if key in study}
+    return {key: study[key] for key in ("name", "published", "published_aggregates", "published_files") if key in study}
+
+
+def get_published_files(wildcards):
+    """The raw files that hold published numbers (``published_files``), with their local names."""
+    wanted = {spec["raw"] for spec in STUDIES[wildcards.study].get("published_files", [])}
+    return [f for f in get_raw_files(wildcards) if f["id"] in wanted]
+
+
+def get_published_raw(wildcards):
+    """The study's raw folder, only when published numbers are read from raw files."""
+    return [f"{RAW_DIR}/{wildcards.study}"] if get_published_files(wildcards) else []
 
 
 def get_final_output():
@@ -82,5 +93,6 @@ def get_final_output():
         "results/summary/qra.csv",
         "results/summary/claims.csv",
         "results/summary/audit.csv",
+        "results/summary/qra3.csv",
         "results/rulegraph.svg",
     ]

@@ -7,6 +7,7 @@ rule exclude:
     output:
         kept="results/{study}/intermediate/judgements_kept.csv",
         exclusions="results/{study}/exclusions.csv",
+        variants="results/{study}/exclusions_variants.csv",
     log:
         "results/logs/exclude/{study}.log",
     conda:

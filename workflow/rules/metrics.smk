@@ -5,6 +5,7 @@ rule metrics:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
         exclusions="results/{study}/exclusions.csv",
+        variants="results/{study}/exclusions_variants.csv",
         published="results/{study}/intermediate/published.csv",
         code=CODE_VERSION,
     output:

@@ -1,6 +1,8 @@
 rule published:
-    """Parse the study's published numbers (the strings the paper printed) once: value, precision, marker, note."""
+    """Parse the study's published numbers once (value, precision, marker, note): the strings the config
+    transcribes from the paper, and the rows of published files (full precision) where the study has any."""
     input:
+        raw=get_published_raw,
         code=CODE_VERSION,
     output:
         published="results/{study}/intermediate/published.csv",
@@ -10,5 +12,6 @@ rule published:
         "../../envs/humeval.yaml"
     params:
         study=get_published_config,
+        files=get_published_files,
     script:
         "../scripts/published.py"

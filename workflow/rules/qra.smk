@@ -1,12 +1,14 @@
 rule qra:
-    """Original vs reproduction: QRA Type I (CV*), Type II (correlations) and Type IV (claims) as the study sets."""
+    """QRA as the study sets: pairwise Type I (CV*), II (correlations), IV (claims); QRA3 over experiments O, R1, ..."""
     input:
         metrics="results/{study}/intermediate/metrics.csv",
         published="results/{study}/intermediate/published.csv",
+        kept="results/{study}/intermediate/judgements_kept.csv",
         code=CODE_VERSION,
     output:
         qra="results/{study}/intermediate/qra.csv",
         summary="results/{study}/intermediate/qra_summary.csv",
+        qra3=directory("results/{study}/qra3"),
     log:
         "results/logs/qra/{study}.log",
     conda:

@@ -1,5 +1,5 @@
 rule summary:
-    """Cross-study summary: QRA Types I/II with inputs and recipes, claims (Type IV), audit counts and mismatches."""
+    """Cross-study summary: QRA Types I/II with inputs and recipes, claims (Type IV), QRA3, audit counts and mismatches."""
     input:
         audits=expand("results/{study}/numbers.csv", study=STUDIES),
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
@@ -16,6 +16,10 @@ rule summary:
         audit_md="results/summary/audit.md",
         figure=report("results/summary/figure_cv_star.png", caption="../report/summary_figure.rst", category="Summary"),
         figure_pdf="results/summary/figure_cv_star.pdf",
+        qra3=report("results/summary/qra3.csv", caption="../report/summary_qra3.rst", category="Summary"),
+        qra3_md="results/summary/qra3.md",
+        qra3_figure=report("results/summary/figure_qra3.png", caption="../report/summary_qra3.rst", category="Summary"),
+        qra3_figure_pdf="results/summary/figure_qra3.pdf",
     log:
         "results/logs/summary/summary.log",
     conda:

@@ -6,11 +6,12 @@ from humeval.runner import run
 
 
 def main():
-    kept, excluded = exclude_study(
+    kept, excluded, variants = exclude_study(
         snakemake.params.study, read_csv(snakemake.input.judgements), read_csv(snakemake.input.participants)
     )
     kept.to_csv(snakemake.output.kept, index=False)
     excluded.to_csv(snakemake.output.exclusions, index=False)
+    variants.to_csv(snakemake.output.variants, index=False)
 
 
 run(snakemake, main)

@@ -14,6 +14,7 @@ def main():
         read_csv(inputs.participants),
         read_csv(inputs.exclusions),
         read_csv(inputs.published),
+        read_csv(inputs.variants),
     )
     values.to_csv(snakemake.output.metrics, index=False)
 

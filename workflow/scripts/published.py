@@ -1,11 +1,12 @@
-"""The study's published numbers (config strings) -> intermediate/published.csv (rule published)."""
+"""The study's published numbers (config strings, published files) -> intermediate/published.csv (rule published)."""
 
 from humeval.published import published_numbers
 from humeval.runner import run
 
 
 def main():
-    published_numbers(snakemake.params.study).to_csv(snakemake.output.published, index=False)
+    raw_paths = {f["id"]: f"{snakemake.input.raw[0]}/{f['filename']}" for f in snakemake.params.files}
+    published_numbers(snakemake.params.study, raw_paths).to_csv(snakemake.output.published, index=False)
 
 
 run(snakemake, main)

@@ -1,16 +1,19 @@
-"""Metric values + published numbers -> QRA cells and their summary (rule qra)."""
+"""Metric values + published numbers (+ kept judgements for item labels) -> QRA cells, their summary and
+the QRA3 tool's inputs (rule qra)."""
 
 from humeval.intermediate import read_csv
-from humeval.pipeline import qra_study
+from humeval.pipeline import qra_study, write_qra3_exports
 from humeval.runner import run
 
 
 def main():
-    cells, summary = qra_study(
-        snakemake.params.study, read_csv(snakemake.input.metrics), read_csv(snakemake.input.published)
+    inputs = snakemake.input
+    cells, summary, exports = qra_study(
+        snakemake.params.study, read_csv(inputs.metrics), read_csv(inputs.published), read_csv(inputs.kept)
     )
     cells.to_csv(snakemake.output.qra, index=False)
     summary.to_csv(snakemake.output.summary, index=False)
+    write_qra3_exports(exports, snakemake.output.qra3)
 
 
 run(snakemake, main)

@@ -4,7 +4,7 @@ from pathlib import Path
 
 from humeval.intermediate import read_csv
 from humeval.runner import run
-from humeval.summary import audit_summary, claims_summary, cv_star_figure, qra_summary
+from humeval.summary import audit_summary, claims_summary, cv_star_figure, qra3_figure, qra3_summary, qra_summary
 from humeval.tables import frame_markdown
 
 
@@ -26,6 +26,12 @@ def main():
         "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
     )
     cv_star_figure(qra, Path(out.figure).with_suffix(""))
+    qra3 = qra3_summary(audits, snakemake.params.configs)
+    qra3.to_csv(out.qra3, index=False)
+    Path(out.qra3_md).write_text(
+        "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
+    )
+    qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""))
 
 
 run(snakemake, main)

@@ -38,6 +38,10 @@ METRICS: dict[str, str] = {
     "reliability_correlation": "humeval.metrics.surveys:reliability_correlation_numbers",
     "timing": "humeval.metrics.surveys:timing_numbers",
     "fre_agreement": "humeval.metrics.surveys:fre_agreement_numbers",
+    "describe": "humeval.metrics.descriptive:describe_numbers",
+    "krippendorff_alpha_by_group": "humeval.metrics.agreement:alpha_by_group_numbers",
+    "significance": "humeval.metrics.significance:significance_numbers",
+    "item_correlation": "humeval.metrics.item_correlation:item_correlation_numbers",
 }
 
 
@@ -53,6 +57,25 @@ class StudyData:
     exclusions: pd.DataFrame
     published: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     config: dict = field(default_factory=dict)
+    variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
+
+    def rows(self, frame: str = "kept", variant: str | None = None, where: dict | None = None) -> pd.DataFrame:
+        """The judgements a metric reads: ``frame`` (``kept`` or ``tidy``), less the judgements the named
+        exclusion ``variant`` drops (a sensitivity analysis, ``exclusions_variants.csv``), filtered by
+        ``where`` ({column: value or [values]})."""
+        rows = {"kept": self.kept, "tidy": self.tidy}[frame]
+        if variant is not None:
+            known = set(self.variant_exclusions["variant"])
+            if variant not in known:
+                raise HumevalError(f"no exclusion variant {variant!r}; the study defines {sorted(known)}")
+            dropped = self.variant_exclusions.loc[self.variant_exclusions["variant"] == variant, "judgement_id"]
+            rows = rows[~rows["judgement_id"].isin(set(dropped))]
+        for column, wanted in (where or {}).items():
+            if column not in rows.columns:
+                raise HumevalError(f"where: no column {column!r} in the judgements ({list(rows.columns)})")
+            wanted = wanted if isinstance(wanted, list) else [wanted]
+            rows = rows[rows[column].astype(str).isin([str(w) for w in wanted])]
+        return rows
 
     def system_labels(self) -> dict[str, str]:
         """System code -> display label, in config order."""
@@ -72,6 +95,17 @@ def value_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["row", "column", "value"])
     frame.insert(0, "table", table)
     return frame[VALUE_COLUMNS]
+
+
+def render(template: str, keys: dict, labels: dict | None = None) -> str:
+    """A row or column label from a template over group keys, each key shown through ``labels``
+    ({key: {value: label}}) where given.
+
+    >>> render("{criterion}|{side}", {"criterion": "relevancy_q", "side": "O"}, {"criterion": {"relevancy_q": "QR"}})
+    'QR|O'
+    """
+    labels = labels or {}
+    return template.format(**{k: labels.get(k, {}).get(str(v), v) for k, v in keys.items()})
 
 
 def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, value_frame
+from humeval.metrics import StudyData, render, value_frame
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -121,3 +121,28 @@ def batch_alpha_numbers(
             ]
         out = pd.concat([out, value_frame(summary["table"], extra)], ignore_index=True)
     return out
+
+
+def alpha_by_group_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    by: list[str],
+    row: str,
+    column: str,
+    units: list[str],
+    level: str,
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: str = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Krippendorff's alpha (coders = participants, units = the ``units`` columns) within each group of
+    ``by``, e.g. per criterion and experiment; cells at the ``row``/``column`` templates over the keys."""
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in rows.groupby(by, sort=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        alpha = krippendorff_alpha(part.assign(value=pd.to_numeric(part["value"])), units, level)
+        out.append((render(row, keys, labels), render(column, keys, labels), alpha))
+    return value_frame(table, out)

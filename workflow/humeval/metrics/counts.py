@@ -20,10 +20,17 @@ def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int
 
 def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
     """One count per configured row. Each row spec names a ``frame`` (``tidy``: all judgements after
-    cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``), optional
+    cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``; ``variants``: the
+    exclusion-variant log), optional
     ``side``, ``exclusion`` (excluded frame only: the exclusion's name in ``exclusions.csv``) and ``where`` {column: value} filters, and ``distinct``
     columns (default: count rows)."""
-    frames = {"tidy": data.tidy, "kept": data.kept, "excluded": data.exclusions, "participants": data.participants}
+    frames = {
+        "tidy": data.tidy,
+        "kept": data.kept,
+        "excluded": data.exclusions,
+        "participants": data.participants,
+        "variants": data.variant_exclusions,
+    }
     out = []
     for label, spec in rows.items():
         frame = frames[spec.get("frame", "tidy")]

@@ -22,6 +22,7 @@ from humeval.metrics import VALUE_COLUMNS
 
 QRA_TYPES: dict[str, str] = {
     "cv_star": "humeval.qra.precision:cv_star_entry",
+    "cv_star_pairwise": "humeval.qra.precision:cv_star_pairwise_entry",
     "correlation": "humeval.qra.correlation:correlation_entry",
     "claims": "humeval.qra.claims:claims_entry",
 }

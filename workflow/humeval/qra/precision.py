@@ -26,21 +26,23 @@ def c4(n: int) -> float:
     return math.sqrt(2.0 / (n - 1)) * math.exp(math.lgamma(n / 2) - math.lgamma((n - 1) / 2))
 
 
-def cv_star(values, shift: float = 0.0) -> float:
+def cv_star(values, shift: float = 0.0, c4_correction: bool = True) -> float:
     """CV* = (1 + 1/(4n)) * (s / c4(n)) / |mean| * 100 over ``values + shift``.
 
     s is the sample SD (ddof = 1), n the number of measurements (Belz, Popovic & Mille 2022; reference
-    code asbelz/coeff-var). Returns NaN when the mean is 0.
+    code asbelz/coeff-var). Returns NaN when the mean is 0. ``c4_correction=False`` divides by s itself
+    (a published variant: the Yao 2022 family's notebook, 1.125 x 100 x s / |mean| for n = 2).
 
-    >>> round(cv_star([36, 23.0]), 3)
-    43.936
+    >>> round(cv_star([36, 23.0]), 3), round(cv_star([36, 23.0], c4_correction=False), 3)
+    (43.936, 35.056)
     """
     x = np.asarray(values, dtype=float) + shift
     n = x.size
     mean = x.mean()
     if mean == 0:
         return float("nan")
-    return float((1 + 1 / (4 * n)) * (x.std(ddof=1) / c4(n)) / abs(mean) * 100)
+    s = x.std(ddof=1) / (c4(n) if c4_correction else 1.0)
+    return float((1 + 1 / (4 * n)) * s / abs(mean) * 100)
 
 
 def sd_star(values) -> float:
@@ -72,3 +74,31 @@ def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) ->
         if entry.get("sd_column"):
             out.append((entry["table"], row, entry["sd_column"], sd_star(measured.to_numpy())))
     return out, summary
+
+
+def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict):
+    """``type: cv_star_pairwise``: CV* of each experiment against the ``reference`` (n = 2), per criterion and
+    system, as ReproHum papers tabulate it: row ``<criterion>|<row label of the experiment>``, one column per
+    system and ``summary_column`` (criterion level: the mean of its systems), and rows
+    ``all|<row label>`` (study level: the mean of the criterion levels). Scores are located like QRA3
+    scores (``score`` template over ``{experiment}`` and ``{system}``; recomputed, else published) and
+    shifted by ``-scale_starts_at``; ``c4_correction: false`` is the variant without s / c4(n)."""
+    from humeval.qra.qra3_tables import score_matrix
+
+    shift, correct = -entry.get("scale_starts_at", 0), entry.get("c4_correction", True)
+    out = []
+    for experiment in entry["experiments"]:
+        label = entry.get("row_labels", {}).get(experiment, experiment)
+        levels = []
+        for criterion in entry["criteria"]:
+            if experiment not in criterion.get("experiments", entry["experiments"]):
+                continue
+            pair = [entry["reference"], experiment]
+            matrix, _ = score_matrix(values, published, criterion, pair, dict(zip(pair, pair)))
+            row = f"{criterion['name']}|{label}"
+            cvs = [cv_star(matrix[system].to_numpy(), shift, correct) for system in criterion["systems"]]
+            out += [(entry["table"], row, system, cv) for system, cv in zip(criterion["systems"], cvs)]
+            out.append((entry["table"], row, entry.get("summary_column", "criterion"), float(np.mean(cvs))))
+            levels.append(float(np.mean(cvs)))
+        out.append((entry["table"], f"all|{label}", entry.get("summary_column", "criterion"), float(np.mean(levels))))
+    return out, []

@@ -1,0 +1,57 @@
+"""Item-level correlation between two experiments: per item, the mean of its raters, inner-joined."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.metrics import StudyData, render, value_frame
+
+METHODS = {
+    "pearson": ("pearson_r", "pearson_p"),
+    "spearman": ("spearman_rho", "spearman_p"),
+    "kendall": ("kendall_tau", "kendall_p"),
+}
+
+
+def correlate(x, y, method: str) -> tuple[float, float]:
+    """(statistic, two-sided p) of scipy's pearsonr, spearmanr or kendalltau (tau-b)."""
+    from scipy import stats
+
+    function = {"pearson": stats.pearsonr, "spearman": stats.spearmanr, "kendall": stats.kendalltau}[method]
+    result = function(x, y)
+    return float(result.statistic), float(result.pvalue)
+
+
+def item_correlation_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    x: str,
+    y: str,
+    row: str,
+    by: list[str] = ("criterion",),
+    units: list[str] = ("item", "system"),
+    methods: list[str] = ("pearson", "spearman", "kendall"),
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: str = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Per group of ``by``: the mean value of each unit (``units`` columns) on side ``x`` and on side ``y``,
+    inner-joined on the unit, correlated. Columns ``pearson_r``, ``pearson_p``, ``spearman_rho``,
+    ``spearman_p``, ``kendall_tau``, ``kendall_p`` and ``n`` (joined units)."""
+    rows = data.rows(frame, variant, where)
+    rows = rows.assign(value=pd.to_numeric(rows["value"]))
+    out = []
+    for keys, part in rows.groupby(list(by), sort=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        means = part.groupby(["side", *units])["value"].mean()
+        if x not in means.index.get_level_values(0) or y not in means.index.get_level_values(0):
+            continue
+        joined = pd.concat([means.loc[x].rename("x"), means.loc[y].rename("y")], axis=1, join="inner")
+        label = render(row, keys, labels)
+        for method in methods:
+            statistic, p = correlate(joined["x"], joined["y"], method)
+            out += [(label, METHODS[method][0], statistic), (label, METHODS[method][1], p)]
+        out.append((label, "n", float(len(joined))))
+    return value_frame(table, out)

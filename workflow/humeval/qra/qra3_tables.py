@@ -1,0 +1,235 @@
+"""QRA3 tables of a study: Types I-IV at system, criterion and study level for experiments O, R1, ..., Rk.
+
+A ``qra3`` entry of a study config names its experiments, its criteria and, per criterion, where each
+experiment's system-level score is (a cell template over the metric values, else the published numbers)
+and, for Type III, how an experiment labels an item. It writes:
+
+- ``<table>``: rows ``<Criterion>|<System>`` (Type I), ``<Criterion>|all`` (criterion level: mean CV* of
+  the systems; Type II; Type III; Type IV) and ``all|all`` (study level: mean of the criterion CV*s;
+  Type IV pooled over all criteria);
+- ``<table>_pairwise``: rows ``<Criterion>|<Ei>-<Ej>``, Pearson, Spearman and alpha per experiment pair;
+- ``<table>_input``: rows ``<Criterion>|<Experiment>|<System>``, the scores used (``result``), the QRA3
+  tool's input, audited against a published input file where there is one;
+- the tool's input CSV and config JSON (:func:`tool_input_csv`, :func:`tool_config`).
+
+A cell that needs at least two experiments (or three systems, for a correlation) and has fewer is left
+empty, and :func:`qra3_entry` says why in its notes.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.qra.qra3 import (
+    TYPE1_COLUMNS,
+    finding_agreements,
+    item_label,
+    kendall_w,
+    labels_alpha,
+    pairwise_correlations,
+    type1_measures,
+)
+
+TYPE2_COLUMNS = ["pearson_mean", "spearman_mean", "kendall_w", "kendall_w_p"]
+QRA3_COLUMNS = [*TYPE1_COLUMNS, *TYPE2_COLUMNS, "alpha", "p_findings"]
+PAIRWISE_COLUMNS = ["pearson", "spearman", "alpha"]
+
+
+def table_rows(entry: dict) -> list[str]:
+    """The row labels of a QRA3 table, in order: each criterion's systems, then the criterion, then the study."""
+    rows = []
+    for criterion in entry["criteria"]:
+        rows += [f"{criterion['name']}|{system}" for system in criterion["systems"]] + [f"{criterion['name']}|all"]
+    return [*rows, "all|all"]
+
+
+def declared_tables(entry: dict) -> list[dict]:
+    """The table declarations a ``qra3`` entry adds to the study's tables (so the audit accepts its cells)."""
+    experiments = entry["experiments"]
+    pairs = [f"{a}-{b}" for a, b in combinations(experiments, 2)]
+    title = entry.get("title", f"QRA3 over experiments {', '.join(experiments)}")
+    return [
+        {
+            "id": entry["table"],
+            "title": title,
+            "row_header": "criterion|system",
+            "rows": table_rows(entry),
+            "columns": QRA3_COLUMNS,
+            "precision": {"within_1sd": 0, "within_2sd": 0},
+        },
+        {
+            "id": f"{entry['table']}_pairwise",
+            "title": f"{title}: each pair of experiments",
+            "row_header": "criterion|pair",
+            "rows": [f"{c['name']}|{p}" for c in entry["criteria"] for p in pairs],
+            "columns": PAIRWISE_COLUMNS,
+        },
+        {
+            "id": f"{entry['table']}_input",
+            "title": f"{title}: the system-level scores (the QRA3 tool's input)",
+            "row_header": "criterion|experiment|system",
+            "rows": [f"{c['name']}|{e}|{s}" for c in entry["criteria"] for e in experiments for s in c["systems"]],
+            "columns": ["result"],
+            "precision": {"result": 4},
+        },
+    ]
+
+
+def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, dict]) -> list[str]:
+    """The experiments that evaluated ``criterion``: each experiment's ``criteria`` (default: all)."""
+    out = []
+    for experiment in entry["experiments"]:
+        evaluated = experiments[experiment].get("criteria")
+        if evaluated is None or criterion["name"] in evaluated:
+            out.append(experiment)
+    return out
+
+
+def _cell(values: pd.DataFrame, published: pd.DataFrame, table: str, row: str, column: str) -> tuple[float, str]:
+    """A score: the recomputed value where there is one, else the published one (and which it was); NaN and
+    ``missing`` when neither exists (e.g. an optional raw file that is absent)."""
+    for source, frame in (("recomputed", values), ("published", published)):
+        hit = frame[(frame["table"] == table) & (frame["row"] == row) & (frame["column"] == column)]
+        if not hit.empty and pd.notna(hit["value"].iloc[0]):
+            return float(hit["value"].iloc[0]), source
+    return float("nan"), "missing"
+
+
+def score_matrix(values, published, criterion: dict, experiments: list[str], labels: dict[str, str]):
+    """Experiments x systems scores of one criterion, and the source of each score. The ``score`` template
+    (``{experiment}``, ``{label}``, ``{system}``) may be overridden per experiment (``by_experiment``)."""
+    scores, sources = {}, {}
+    for experiment in experiments:
+        template = {**criterion["score"], **criterion["score"].get("by_experiment", {}).get(experiment, {})}
+        for system in criterion["systems"]:
+            fields = {"experiment": experiment, "label": labels[experiment], "system": system}
+            cell = {k: str(template[k]).format(**fields) for k in ("table", "row", "column")}
+            scores[(experiment, system)], sources[(experiment, system)] = _cell(values, published, **cell)
+    if all(source == "missing" for source in sources.values()):
+        template = criterion["score"]
+        raise HumevalError(
+            f"QRA3 criterion {criterion.get('name', '')!r}: no experiment has a score at {template['table']}/"
+            f"{template['row']}/{template['column']} (neither recomputed nor published): check the template"
+        )
+    matrix = pd.Series(scores).unstack().reindex(index=experiments, columns=criterion["systems"])
+    return matrix, sources
+
+
+def item_labels(kept: pd.DataFrame, spec: dict, experiments: list[str], labels: dict[str, str]) -> pd.DataFrame:
+    """Experiments x items labels of one criterion: per (item, system) the ``rule`` over the item's raters."""
+    part = kept[(kept["criterion"] == spec["criterion"]) & kept["side"].isin([labels[e] for e in experiments])]
+    if "response_type" in spec:
+        part = part[part["response_type"] == spec["response_type"]]
+    part = part.assign(value=pd.to_numeric(part["value"]), unit=part["item"].astype(str) + "|" + part["system"])
+    grouped = part.groupby(["side", "unit"])["value"].agg(lambda v: item_label(v, spec.get("rule", "rounded_mean")))
+    by_label = grouped.unstack("unit")
+    return by_label.reindex([labels[e] for e in experiments]).set_axis(experiments)
+
+
+def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict]):
+    """One QRA3 table: (cells, notes, tool input rows). ``experiments``: id -> config entry (``label``)."""
+    labels = {e: experiments[e].get("label", e) for e in experiments}
+    scale, over = entry.get("scale_starts_at", 0), entry.get("over_correction", False)
+    table, cells, notes, tool_rows = entry["table"], [], [], []
+    criterion_cv, pooled_agree, pooled_compared = [], 0, 0
+    for criterion in entry["criteria"]:
+        name, systems = criterion["name"], criterion["systems"]
+        included = criterion_experiments(entry, criterion, experiments)
+        matrix, sources = score_matrix(values, published, criterion, included, labels)
+        lacking = [e for e in included if matrix.loc[e].isna().any()]
+        if lacking:
+            notes.append(f"{name}: {lacking} have no score for every system (no raw data, nothing published): left out")
+            included = [e for e in included if e not in lacking]
+            matrix = matrix.loc[included]
+        for (experiment, system), score in matrix.stack().items():
+            cells.append((f"{table}_input", f"{name}|{experiment}|{system}", "result", score))
+            tool_rows.append((experiment, system, name, score, sources[(experiment, system)]))
+        shift = criterion.get("scale_starts_at", scale)
+        correct = criterion.get("over_correction", over)
+        if len(included) < 2:
+            notes.append(f"{name}: only {included} have scores for it; Types I-IV need two or more experiments")
+            continue
+        system_cv = []
+        for system in systems:
+            measures = type1_measures(matrix[system].to_numpy(), shift, correct)
+            system_cv.append(measures["cv_star"])
+            cells += [(table, f"{name}|{system}", k, v) for k, v in measures.items()]
+        cells.append((table, f"{name}|all", "cv_star", float(np.mean(system_cv))))
+        criterion_cv.append(float(np.mean(system_cv)))
+        pairs = pairwise_correlations(matrix)
+        for pair in pairs.itertuples():
+            cells += [
+                (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "pearson", pair.pearson),
+                (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "spearman", pair.spearman),
+            ]
+        if len(systems) >= 3 and pairs[["pearson", "spearman"]].notna().all().all():
+            w, p = kendall_w(matrix.to_numpy())
+            cells += [
+                (table, f"{name}|all", "pearson_mean", float(pairs["pearson"].mean())),
+                (table, f"{name}|all", "spearman_mean", float(pairs["spearman"].mean())),
+                (table, f"{name}|all", "kendall_w", w),
+                (table, f"{name}|all", "kendall_w_p", p),
+            ]
+        else:
+            notes.append(f"{name}: Type II needs three or more systems with varying scores ({len(systems)} systems)")
+        agree, compared = finding_agreements(matrix)
+        pooled_agree, pooled_compared = pooled_agree + agree, pooled_compared + compared
+        cells.append((table, f"{name}|all", "p_findings", agree / compared))
+        if "item_labels" in criterion:
+            spec = criterion["item_labels"]
+            labelled = item_labels(kept, spec, included, labels)
+            level, domain = spec.get("level", entry.get("level", "ordinal")), spec.get("value_domain")
+            alpha = labels_alpha(labelled, level, domain)
+            if np.isnan(alpha):
+                notes.append(f"{name}: Type III needs two or more experiments labelling the same items")
+            else:
+                cells.append((table, f"{name}|all", "alpha", alpha))
+            for a, b in combinations(included, 2):
+                pair_alpha = labels_alpha(labelled.loc[[a, b]], level, domain)
+                if not np.isnan(pair_alpha):
+                    cells.append((f"{table}_pairwise", f"{name}|{a}-{b}", "alpha", pair_alpha))
+        else:
+            notes.append(f"{name}: no item-level labels configured, so no Type III")
+    if criterion_cv:
+        cells.append((table, "all|all", "cv_star", float(np.mean(criterion_cv))))
+        cells.append((table, "all|all", "p_findings", pooled_agree / pooled_compared))
+    return cells, notes, tool_rows
+
+
+def tool_input_csv(tool_rows: list[tuple], key: str) -> pd.DataFrame:
+    """The QRA3 tool's input: ``Key,Study,Experiment,System,Criterion,Result``, ordered by experiment,
+    system, criterion (the order of the published inputs)."""
+    frame = pd.DataFrame(tool_rows, columns=["Experiment", "System", "Criterion", "Result", "source"])
+    order = {column: {v: i for i, v in enumerate(dict.fromkeys(frame[column]))} for column in ("Experiment", "System")}
+    frame = frame.sort_values(["Experiment", "System"], key=lambda s: s.map(order[s.name]), kind="stable").reset_index(
+        drop=True
+    )
+    frame.insert(0, "Study", key)
+    frame.insert(0, "Key", key)
+    return frame[["Key", "Study", "Experiment", "System", "Criterion", "Result"]]
+
+
+def tool_config(entry: dict, experiments: dict[str, dict], key: str) -> dict:
+    """The QRA3 tool's config JSON for one entry (scale start, Type III mode and labels, experiments,
+    criteria with their over-correction)."""
+    config = {
+        "scale_starts_at": entry.get("scale_starts_at", 0),
+        "type_iii_agreement_method": "auto",
+        "type_iii_krippendorff_alpha_mode": entry.get("level", "ordinal"),
+        **({"type_iii_ordinal_labels": entry["ordinal_labels"]} if entry.get("ordinal_labels") else {}),
+        "experiments": {e: experiments[e].get("citation", e) for e in entry["experiments"]},
+        "citation": experiments[entry["experiments"][0]].get("citation", ""),
+        "criteria": {
+            c.get("key", c["name"]): {
+                "map": c["name"],
+                "apply_over_correction": c.get("over_correction", entry.get("over_correction", False)),
+                "normal_data": True,
+            }
+            for c in entry["criteria"]
+        },
+    }
+    return {key: config}
