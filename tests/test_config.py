@@ -66,3 +66,58 @@ def test_main_config_typo_is_caught():
 def test_raw_filename_keeps_id_and_suffix():
     assert raw_filename({"id": "database", "url": "https://x/y/Data%20Extraction/database.db"}) == "database.db"
     assert raw_filename({"id": "b7", "url": "https://x/Fluency%20of%20text%20(b7)(1-3).csv"}) == "b7.csv"
+
+
+YAO = REPO / "config/studies/yao-2022-storybook-qag.yaml"
+
+
+def yao_variant(tmp_path: Path, change) -> Path:
+    study = yaml.safe_load(YAO.read_text())
+    change(study)
+    path = tmp_path / YAO.name
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    return path
+
+
+def test_an_experiment_id_used_twice_is_rejected(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R3", "label": "R4", "citation": "x"}))
+    with pytest.raises(HumevalError, match=r"key experiments: experiment id\(s\) \['R3'\] used twice"):
+        load_study(path)
+
+
+def test_an_experiment_with_neither_raw_data_nor_published_numbers_is_rejected(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R4", "citation": "x"}))
+    with pytest.raises(HumevalError, match="experiment 'R4' has neither raw data"):
+        load_study(path)
+
+
+def test_an_extract_side_that_is_no_experiment_is_rejected(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["extract"][1].update(side="R9"))
+    with pytest.raises(HumevalError, match=r"key extract\.1\.side: 'R9' is no experiment's label"):
+        load_study(path)
+
+
+def test_a_qra3_criterion_an_experiment_lacks_needs_a_rule(tmp_path):
+    def change(study):
+        study["qra3"][0]["experiments"] = ["O", "R1", "R2", "R3"]  # R2 rated readability only
+
+    path = yao_variant(tmp_path, change)
+    with pytest.raises(HumevalError, match=r"key qra3\.0\.criteria\.1: experiment\(s\) \['R2'\] did not evaluate"):
+        load_study(path)
+
+    def skip(study):
+        change(study)
+        study["qra3"][0]["missing"] = "skip_experiment"
+
+    assert load_study(yao_variant(tmp_path, skip))["qra3"][0]["missing"] == "skip_experiment"
+
+
+def test_a_qra3_entry_naming_an_unknown_experiment_is_rejected(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["qra3"][1].update(experiments=["O", "R7"]))
+    with pytest.raises(HumevalError, match=r"key qra3\.1\.experiments: \['R7'\] are not experiment ids"):
+        load_study(path)
+
+
+def test_qra3_tables_are_declared_for_the_audit():
+    tables = [t["id"] for t in load_study(YAO)["tables"]]
+    assert {"qra3_n3", "qra3_n3_pairwise", "qra3_n3_input", "qra3_n4"} <= set(tables)

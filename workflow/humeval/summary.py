@@ -113,39 +113,51 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path):
 QRA3_SUMMARY_COLUMNS = ["study", "table", "level", "criterion", "system", "experiments"]
 
 
-def qra3_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) -> pd.DataFrame:
+def qra3_summary(
+    audits: dict[str, pd.DataFrame], studies: dict[str, dict], notes: dict[tuple, list[str]]
+) -> pd.DataFrame:
     """Every study's QRA3 tables in one frame: one row per (study, table, row) with its level (system,
-    criterion, study), the experiments compared and the QRA3 measures (columns as in the tables)."""
-    from humeval.qra.qra3_tables import QRA3_COLUMNS
+    criterion, study), the experiments compared, the QRA3 measures (columns as in the tables) and, on
+    criterion rows, the notes saying why a measure is empty (``notes``: (study, table) -> lines). Criterion
+    and study rows are always listed; a system row only where it holds a number."""
+    from humeval.qra.qra3_tables import QRA3_COLUMNS, table_rows
 
     frames = []
     for study, audit in audits.items():
         for entry in studies[study].get("qra3", []):
             part = audit[audit["table"] == entry["table"]]
-            if part.empty:
-                continue
-            wide = part.pivot(index="row", columns="column", values="value").reindex(
-                index=[r for r in dict.fromkeys(part["row"])], columns=QRA3_COLUMNS
-            )
-            criterion = wide.index.str.split("|").str[0]
-            system = wide.index.str.split("|").str[1]
+            rows = table_rows(entry)
+            wide = part.pivot(index="row", columns="column", values="value").reindex(index=rows, columns=QRA3_COLUMNS)
+            criterion, system = wide.index.str.split("|").str[0], wide.index.str.split("|").str[1]
             level = [
                 "study" if c == "all" else "criterion" if s == "all" else "system" for c, s in zip(criterion, system)
             ]
-            frames.append(
-                wide.reset_index(drop=True).assign(
-                    study=study,
-                    table=entry["table"],
-                    level=level,
-                    criterion=list(criterion),
-                    system=list(system),
-                    experiments=", ".join(entry["experiments"]),
-                )
+            lines = notes.get((study, entry["table"]), [])
+            note = [
+                "; ".join(n.split(": ", 1)[1] for n in lines if n.startswith(f"{c}: ")) if lv == "criterion" else ""
+                for c, lv in zip(criterion, level)
+            ]
+            frame = wide.reset_index(drop=True).assign(
+                study=study,
+                table=entry["table"],
+                level=level,
+                criterion=list(criterion),
+                system=list(system),
+                experiments=", ".join(entry["experiments"]),
+                note=note,
             )
-    if not frames:
-        return pd.DataFrame(columns=[*QRA3_SUMMARY_COLUMNS, *QRA3_COLUMNS])
-    out = pd.concat(frames, ignore_index=True)
-    return out[[*QRA3_SUMMARY_COLUMNS, *QRA3_COLUMNS]]
+            frames.append(frame[(frame["level"] != "system") | frame[QRA3_COLUMNS].notna().any(axis=1)])
+    columns = [*QRA3_SUMMARY_COLUMNS, *QRA3_COLUMNS, "note"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
+def read_qra3_notes(exports: dict[str, str]) -> dict[tuple, list[str]]:
+    """(study, table) -> the notes of each QRA3 table, from ``results/<study>/qra3/<table>/notes.txt``."""
+    out = {}
+    for study, folder in exports.items():
+        for path in sorted(Path(folder).glob("*/notes.txt")):
+            out[(study, path.parent.name)] = path.read_text().splitlines()
+    return out
 
 
 def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path):

@@ -3,6 +3,7 @@ rule summary:
     input:
         audits=expand("results/{study}/numbers.csv", study=STUDIES),
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
+        qra3=expand("results/{study}/qra3", study=STUDIES),
         code=CODE_VERSION,
     output:
         qra=report("results/summary/qra.csv", caption="../report/summary_qra.rst", category="Summary"),

@@ -4,7 +4,15 @@ from pathlib import Path
 
 from humeval.intermediate import read_csv
 from humeval.runner import run
-from humeval.summary import audit_summary, claims_summary, cv_star_figure, qra3_figure, qra3_summary, qra_summary
+from humeval.summary import (
+    audit_summary,
+    claims_summary,
+    cv_star_figure,
+    qra3_figure,
+    qra3_summary,
+    qra_summary,
+    read_qra3_notes,
+)
 from humeval.tables import frame_markdown
 
 
@@ -26,7 +34,8 @@ def main():
         "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
     )
     cv_star_figure(qra, Path(out.figure).with_suffix(""))
-    qra3 = qra3_summary(audits, snakemake.params.configs)
+    notes = read_qra3_notes(dict(zip(studies, snakemake.input.qra3)))
+    qra3 = qra3_summary(audits, snakemake.params.configs, notes)
     qra3.to_csv(out.qra3, index=False)
     Path(out.qra3_md).write_text(
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
