@@ -121,3 +121,47 @@ def test_a_qra3_entry_naming_an_unknown_experiment_is_rejected(tmp_path):
 def test_qra3_tables_are_declared_for_the_audit():
     tables = [t["id"] for t in load_study(YAO)["tables"]]
     assert {"qra3_n3", "qra3_n3_pairwise", "qra3_n3_input", "qra3_n4"} <= set(tables)
+
+
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (
+            lambda s: s["metrics"][0].update(stat=["mean"]),
+            r"key metrics\.0\.stat: unknown parameter; did you mean 'stats'\?",
+        ),
+        (
+            lambda s: s["extract"][0]["params"].update(participnt="x"),
+            r"key extract\.0\.params\.participnt: unknown parameter; did you mean 'participant'\?",
+        ),
+        (
+            lambda s: s["exclusions"][1]["params"].update(patern="x"),
+            r"key exclusions\.1\.params\.patern: unknown parameter; did you mean 'pattern'\?",
+        ),
+        (
+            lambda s: s["figures"][0].update(ylable="x"),
+            r"key figures\.0\.ylable: unknown parameter; did you mean 'ylabel'\?",
+        ),
+        (lambda s: s["metrics"][0].pop("row"), r"key metrics\.0: describe needs parameter\(s\) \['row'\]"),
+        (
+            lambda s: s["published"][0]["cells"].update({"Readability|R9": {"QAG_mean": "1.00"}}),
+            r"row 'Readability\|R9' is not in table 'table1'; did you mean 'Readability\|R\d'\?",
+        ),
+        (
+            lambda s: s["published"][1]["cells"]["O"].update(Readabilty="0.5"),
+            r"column 'Readabilty' is not in table 'table2'; did you mean 'Readability'\?",
+        ),
+    ],
+)
+def test_a_typo_stops_validation_naming_the_key(tmp_path, change, expected):
+    with pytest.raises(HumevalError, match=expected) as info:
+        load_study(yao_variant(tmp_path, change))
+    assert "yao-2022-storybook-qag.yaml" in str(info.value)
+
+
+def test_a_claim_naming_an_undeclared_cell_is_rejected(tmp_path):
+    def change(study):
+        study["qra"][2]["claims"][0]["comparisons"][0]["left"]["row"] = "VAEE"
+
+    with pytest.raises(HumevalError, match=r"key qra\.2\.claims\.0\.comparisons\.0\.left: row 'VAEE' is not in table"):
+        load_study(write_variant(tmp_path, change))

@@ -111,6 +111,81 @@ def check_references(study: dict, source: str) -> None:
     for k, entry in enumerate(study.get("figures", [])):
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
+    check_parameters(study, fail)
+
+
+def check_parameters(study: dict, fail) -> None:
+    """Every loader, metric, exclusion and figure entry names only parameters its code reads, and gives the
+    ones it requires (read from the code by :mod:`humeval.vocabulary`; a typo gets a close match)."""
+    from humeval import vocabulary
+
+    checks = [
+        ("extract", "loader", vocabulary.loader_entries(), lambda e: e.get("params", {}), "params", ()),
+        ("metrics", "metric", vocabulary.metric_entries(), lambda e: _without(e, "metric", "description"), "", ()),
+        ("exclusions", "exclusion", vocabulary.exclusion_entries(), lambda e: e.get("params", {}), "params", ()),
+        (
+            "figures",
+            "kind",
+            vocabulary.figure_entries(),
+            lambda e: _without(e, "id", "kind", "table", "description"),
+            "",
+            ("id", "table"),
+        ),
+    ]
+    for section, key, registry, given_of, sub, provided in checks:
+        for k, entry in enumerate(study.get(section, [])):
+            known = registry[entry[key]]
+            path = f"{section}.{k}" + (f".{sub}" if sub else "")
+            given = given_of(entry)
+            message = vocabulary.unknown_keys(given, known.names(), path) or vocabulary.missing_keys(
+                given, known, path, provided
+            )
+            if message:
+                fail(message + f" ({entry[key]}; see docs/{'loaders' if section == 'extract' else 'metrics'}.md)")
+
+
+def _without(entry: dict, *keys: str) -> dict:
+    return {k: v for k, v in entry.items() if k not in keys}
+
+
+def check_cells(study: dict, fail) -> None:
+    """Published cells and claim operands name cells that a declared table has (its columns, and its rows
+    where the table lists them), so a misspelled label stops ``snakemake -n`` instead of a later stage."""
+    import difflib
+
+    tables = {t["id"]: t for t in study["tables"]}
+
+    def check(table: str, row: str, column: str, path: str) -> None:
+        if table not in tables:
+            fail(f"key {path}: table {table!r} is not declared ({sorted(tables)})")
+        spec = tables[table]
+        for what, label, allowed in (("column", column, spec["columns"]), ("row", row, spec.get("rows"))):
+            if allowed is not None and str(label) not in [str(a) for a in allowed]:
+                close = difflib.get_close_matches(str(label), [str(a) for a in allowed], n=1, cutoff=0.6)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                fail(f"key {path}: {what} {label!r} is not in table {table!r}{hint}")
+
+    for k, block in enumerate(study.get("published", [])):
+        for row, columns in block["cells"].items():
+            for column in columns:
+                check(block["table"], str(row), str(column), f"published.{k}.cells.{row}.{column}")
+    for k, entry in enumerate(study.get("qra", [])):
+        if entry["type"] != "claims":
+            continue
+        labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
+        for c, claim in enumerate(entry["claims"]):
+            for m, comparison in enumerate(claim["comparisons"]):
+                for side_key in ("left", "right"):
+                    operand = comparison[side_key]
+                    if isinstance(operand, dict):
+                        for side in labels.values():
+                            cell = {key: str(v).format(side=side) for key, v in operand.items()}
+                            check(
+                                cell["table"],
+                                cell["row"],
+                                cell["column"],
+                                f"qra.{k}.claims.{c}.comparisons.{m}.{side_key}",
+                            )
 
 
 def check_experiments(study: dict, fail) -> None:
@@ -202,6 +277,7 @@ def load_study(path: str | Path) -> dict:
 
     check_qra3(study, fail)
     declare_qra3_tables(study, fail)
+    check_cells(study, fail)
     table_ids, raw_ids = {t["id"] for t in study["tables"]}, {r["id"] for r in study["raw"]}
     for k, spec in enumerate(study.get("published_files", [])):
         if spec["table"] not in table_ids:

@@ -19,11 +19,14 @@ def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int
 
 
 def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
-    """One count per configured row. Each row spec names a ``frame`` (``tidy``: all judgements after
-    cleaning; ``kept``: after exclusions; ``excluded``: the exclusion log; ``participants``; ``variants``: the
-    exclusion-variant log), optional
-    ``side``, ``exclusion`` (excluded frame only: the exclusion's name in ``exclusions.csv``) and ``where`` {column: value} filters, and ``distinct``
-    columns (default: count rows)."""
+    """One count per configured row.
+
+    Each row spec names a ``frame`` (``tidy``: all judgements after cleaning; ``kept``: after exclusions;
+    ``excluded``: the exclusion log; ``participants``; ``variants``: the exclusion-variant log), optional
+    ``side``, ``exclusion`` (excluded frame only: the exclusion's name in ``exclusions.csv``) and ``where``
+    {column: value} filters, and ``distinct`` columns (default: count rows). Writes rows = the row labels,
+    column ``column``.
+    """
     frames = {
         "tidy": data.tidy,
         "kept": data.kept,

@@ -1,0 +1,214 @@
+"""The configuration vocabulary read from the code itself: every registered loader, metric, exclusion, QRA
+type and figure kind with its parameters (name, type, default, required) and its docstring.
+
+Read with :mod:`ast` from the source files, so validating a study config before any job runs imports no
+metric library, and the generated docs (``docs/metrics.md``, ``docs/loaders.md``; :mod:`humeval.docs`)
+cannot drift from the code. Functions with keyword parameters (metrics, exclusions) are read from their
+signatures; functions that take a ``params``/``spec`` dict (loaders, figure kinds) from the keys their
+module reads (``params["x"]`` is required, ``params.get("x", default)`` optional).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import importlib.util
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    annotation: str = ""
+    default: str | None = None  # source text of the default; None when required
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered name: where it lives, its parameters and its docstring."""
+
+    name: str
+    target: str
+    parameters: tuple[Parameter, ...]
+    doc: str
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.parameters]
+
+
+@cache
+def _module_tree(module: str) -> tuple[ast.Module, str]:
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(module)
+    source = Path(spec.origin).read_text()
+    return ast.parse(source), source
+
+
+def _function(module: str, function: str) -> ast.FunctionDef:
+    tree, _ = _module_tree(module)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return node
+    raise AttributeError(f"{module} has no function {function}")
+
+
+def signature_parameters(module: str, function: str, skip: tuple[str, ...] = ("data",)) -> tuple[Parameter, ...]:
+    """The named parameters of ``module.function`` (positional and keyword-only), defaults as source text."""
+    node = _function(module, function)
+    args = node.args
+    positional = args.posonlyargs + args.args
+    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+    return tuple(
+        Parameter(a.arg, ast.unparse(a.annotation) if a.annotation else "", None if d is None else ast.unparse(d))
+        for a, d in pairs
+        if a.arg not in skip
+    )
+
+
+def dict_keys_read(module: str, variable: str) -> tuple[Parameter, ...]:
+    """The keys a module reads from the dict named ``variable``: ``variable["k"]`` (required unless also read
+    with a default somewhere) and ``variable.get("k", default)`` (optional), in order of first use."""
+    tree, _ = _module_tree(module)
+    found: dict[str, str | None] = {}
+    required: set[str] = set()
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == variable
+            and isinstance(node.slice, ast.Constant)
+            and isinstance(node.slice.value, str)
+        ):
+            found.setdefault(node.slice.value, None)
+            required.add(node.slice.value)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == variable
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+        ):
+            default = ast.unparse(node.args[1]) if len(node.args) > 1 else "None"
+            found[node.args[0].value] = default
+    ordered = sorted(found, key=lambda k: _first_use(tree, variable, k))
+    return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in ordered)
+
+
+def _first_use(tree: ast.Module, variable: str, key: str) -> tuple[int, int]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and node.value == key:
+            return node.lineno, node.col_offset
+    return (10**9, 0)
+
+
+def docstring(module: str, function: str | None = None) -> str:
+    tree, _ = _module_tree(module)
+    return ast.get_docstring(_function(module, function) if function else tree) or ""
+
+
+def metric_entries() -> dict[str, Entry]:
+    from humeval.metrics import METRICS
+
+    out = {}
+    for name, target in METRICS.items():
+        module, function = target.split(":")
+        out[name] = Entry(name, target, signature_parameters(module, function), docstring(module, function))
+    return out
+
+
+def loader_entries() -> dict[str, Entry]:
+    from humeval.loaders import LOADERS
+
+    return {
+        name: Entry(name, module, dict_keys_read(module, "params"), docstring(module))
+        for name, module in LOADERS.items()
+    }
+
+
+def exclusion_entries() -> dict[str, Entry]:
+    from humeval import exclusions
+
+    out = {}
+    for name, function in exclusions.EXCLUSIONS.items():
+        parameters = signature_parameters("humeval.exclusions", function.__name__, skip=("judgements", "participants"))
+        out[name] = Entry(
+            name,
+            f"humeval.exclusions:{function.__name__}",
+            parameters,
+            docstring("humeval.exclusions", function.__name__),
+        )
+    return out
+
+
+def figure_entries() -> dict[str, Entry]:
+    from humeval.figures import KINDS
+
+    out = {}
+    for name, function in KINDS.items():
+        parameters = _function_dict_keys("humeval.figures", function.__name__, "spec")
+        out[name] = Entry(
+            name, f"humeval.figures:{function.__name__}", parameters, docstring("humeval.figures", function.__name__)
+        )
+    return out
+
+
+def _function_dict_keys(module: str, function: str, variable: str) -> tuple[Parameter, ...]:
+    """Like :func:`dict_keys_read`, within one function (and the nested functions it defines)."""
+    node = _function(module, function)
+    wrapper = ast.Module(body=[node], type_ignores=[])
+    found: dict[str, str | None] = {}
+    required: set[str] = set()
+    for sub in ast.walk(wrapper):
+        if (
+            isinstance(sub, ast.Subscript)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id == variable
+            and isinstance(sub.slice, ast.Constant)
+            and isinstance(sub.slice.value, str)
+        ):
+            found.setdefault(sub.slice.value, None)
+            required.add(sub.slice.value)
+        elif (
+            isinstance(sub, ast.Call)
+            and isinstance(sub.func, ast.Attribute)
+            and sub.func.attr == "get"
+            and isinstance(sub.func.value, ast.Name)
+            and sub.func.value.id == variable
+            and sub.args
+            and isinstance(sub.args[0], ast.Constant)
+        ):
+            found[sub.args[0].value] = ast.unparse(sub.args[1]) if len(sub.args) > 1 else "None"
+    return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in found)
+
+
+def unknown_keys(given: dict, allowed: list[str], key_path: str) -> str | None:
+    """A message for the first key of ``given`` that is not ``allowed`` (with a close match when there is
+    one), or None when every key is known.
+
+    >>> unknown_keys({"score_colum": 1}, ["score_column", "level"], "metrics.0")
+    "key metrics.0.score_colum: unknown parameter; did you mean 'score_column'? (allowed: level, score_column)"
+    """
+    for key in given:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            return f"key {key_path}.{key}: unknown parameter; {hint}(allowed: {', '.join(sorted(allowed))})"
+    return None
+
+
+def missing_keys(given: dict, entry: Entry, key_path: str, provided: tuple[str, ...] = ()) -> str | None:
+    """A message naming the required parameters of ``entry`` that ``given`` lacks, or None."""
+    missing = [p.name for p in entry.parameters if p.required and p.name not in given and p.name not in provided]
+    if missing:
+        return f"key {key_path}: {entry.name} needs parameter(s) {missing}"
+    return None
