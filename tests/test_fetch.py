@@ -1,3 +1,4 @@
+import os
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,26 @@ def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path):
 
 def test_resolve_mirror_prefers_config_over_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("HUMEVAL_RAW_MIRROR", str(tmp_path / "env"))
-    assert resolve_mirror(str(tmp_path / "cfg")) == (tmp_path / "cfg").resolve()
-    assert resolve_mirror(None) == (tmp_path / "env").resolve()
+    assert resolve_mirror(str(tmp_path / "cfg")) == [(tmp_path / "cfg").resolve()]
+    assert resolve_mirror(None) == [(tmp_path / "env").resolve()]
     monkeypatch.delenv("HUMEVAL_RAW_MIRROR")
-    assert resolve_mirror(None) is None
+    assert resolve_mirror(None) == []
+
+
+def test_several_mirrors_are_searched_in_order(monkeypatch, tmp_path):
+    mine, shared = tmp_path / "mine", tmp_path / "shared"
+    monkeypatch.setenv("HUMEVAL_RAW_MIRROR", f"{mine}{os.pathsep}{shared}")
+    assert resolve_mirror(None) == [mine.resolve(), shared.resolve()]
+    data = b"only in the second mirror\n"
+    (shared / mirror_relpath(URL)).parent.mkdir(parents=True)
+    (shared / mirror_relpath(URL)).write_bytes(data)
+    target = tmp_path / "raw" / "x.csv"
+    assert fetch_raw(URL, sha256_of_bytes(data), target, mirror=resolve_mirror(None), study="s") == "mirror"
+    assert target.read_bytes() == data
+    assert resolve_mirror([str(mine), str(shared)]) == [mine.resolve(), shared.resolve()]
+
+
+def sha256_of_bytes(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()

@@ -59,10 +59,18 @@ def mirror_relpath(url: str) -> Path:
     return Path(host, *parts)
 
 
-def resolve_mirror(configured: str | None) -> Path | None:
-    """The mirror folder: the ``raw_mirror`` config value, else ``$HUMEVAL_RAW_MIRROR``, else None."""
-    value = configured or os.environ.get(MIRROR_ENV)
-    return Path(value).expanduser().resolve() if value else None
+def resolve_mirror(configured: str | list[str] | None) -> list[Path]:
+    """The mirror folders, searched in order: the ``raw_mirror`` config value (one folder or a list), else
+    ``$HUMEVAL_RAW_MIRROR`` (one folder or several joined with the path separator, ``:`` on POSIX), else none.
+
+    >>> [p.name for p in resolve_mirror(["/a/mine", "/b/shared"])]
+    ['mine', 'shared']
+    """
+    if configured:
+        values = configured if isinstance(configured, list) else [configured]
+    else:
+        values = [v for v in os.environ.get(MIRROR_ENV, "").split(os.pathsep) if v]
+    return [Path(v).expanduser().resolve() for v in values]
 
 
 def _download(url: str, target: Path, timeout: float = 30.0) -> None:
@@ -83,7 +91,7 @@ def fetch_raw(
     sha256: str | None,
     target: str | os.PathLike,
     *,
-    mirror: Path | None = None,
+    mirror: Path | list[Path] | None = None,
     study: str | None = None,
     git_blob: str | None = None,
 ) -> str:
@@ -101,20 +109,23 @@ def fetch_raw(
     tmp = Path(tmp_name)
     try:
         origin = None
-        if mirror is not None:
-            candidate = mirror / mirror_relpath(url)
+        mirrors = [] if mirror is None else mirror if isinstance(mirror, list) else [mirror]
+        for folder in mirrors:
+            candidate = folder / mirror_relpath(url)
             if candidate.is_file():
-                log.info("copying %s from mirror %s", candidate.name, mirror)
+                log.info("copying %s from mirror %s", candidate.name, folder)
                 shutil.copyfile(candidate, tmp)
                 origin = "mirror"
-            else:
-                log.info("not in mirror (%s); downloading", candidate)
+                break
+        if origin is None and mirrors:
+            log.info("not in the mirror(s) %s; downloading", [str(m) for m in mirrors])
         if origin is None:
             try:
                 log.info("downloading %s", url)
                 _download(url, tmp)
             except (urllib.error.URLError, OSError, TimeoutError) as exc:
-                where = f" and it is not in the mirror {mirror}" if mirror else " (no mirror configured)"
+                shown = ", ".join(str(m) for m in mirrors)
+                where = f" and it is not in the mirror(s) {shown}" if mirrors else " (no mirror configured)"
                 raise HumevalError(
                     f"cannot download {url}: {exc}{where}. Set --config raw_mirror=DIR or "
                     f"${MIRROR_ENV} to a folder with the layout github/<owner>/<repo>/<commit>/<path>.",
@@ -140,7 +151,7 @@ def fetch_raw(
         tmp.unlink(missing_ok=True)
 
 
-def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | Path | None, study: str) -> None:
+def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: list[Path] | None, study: str) -> None:
     """Fetch every pinned file (``url``, ``sha256``, ``filename``) of a study into ``folder``.
 
     Stops at the first file that cannot be had or fails its checksum (the caller's job then fails and
@@ -149,7 +160,7 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: str | P
     checksum is still refused.
     """
     Path(folder).mkdir(parents=True, exist_ok=True)
-    mirror = Path(mirror) if mirror else None
+    mirror = [Path(m) for m in mirror] if mirror else None
     for k, entry in enumerate(files, 1):
         target = Path(folder) / entry["filename"]
         try:
