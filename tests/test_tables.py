@@ -29,3 +29,47 @@ def test_markdown_marks_published_only_and_mismatch_with_grouped_footnotes():
     assert "| y | -16† | -8.67‡ |" in text
     assert text.count("no raw data") == 1  # one footnote for both cells
     assert "y / repro (recomputed -8.67, published -8.00)" in text
+
+
+def test_a_matching_cell_that_rounds_to_another_printed_digit_is_marked():
+    audit = pd.DataFrame(
+        {
+            "table": "t",
+            "row": ["x"],
+            "column": ["repro"],
+            "value": [0.125],
+            "published": [0.12],
+            "precision": [2],
+            "status": ["match"],
+            "note": [""],
+        }
+    )
+    table = {"id": "t", "rows": ["x"], "columns": ["repro"]}
+    half_up = markdown_table(audit, table, "half_up")
+    assert "| 0.13§ |" in half_up and "published 0.12" in half_up
+    assert "| 0.12 |" in markdown_table(audit, table, "half_even")  # the paper's convention: no mark
+
+
+def test_a_table_with_the_authors_rounding_recipe_shows_values_by_it():
+    audit = pd.DataFrame(
+        {
+            "table": "t",
+            "row": ["icc", "icc|p"],
+            "column": ["c", "c"],
+            "value": [0.8749, 3e-9],
+            "published": [0.88, None],
+            "precision": [2, 4],
+            "status": ["match", "recomputed_only"],
+            "note": ["", ""],
+        }
+    )
+    table = {
+        "id": "t",
+        "rows": ["icc", "icc|p"],
+        "columns": ["c"],
+        "compare": "r_signif3_half_up",
+        "row_precision": {"icc|p": 4},
+    }
+    text = markdown_table(audit, table)
+    assert "| icc | 0.88 |" in text  # signif(0.8749, 3) = 0.875, half up to 0.88, as the authors printed
+    assert "| icc\\|p | 3e-09 |" in text or "| icc|p | 3e-09 |" in text  # rows with their own precision: plain

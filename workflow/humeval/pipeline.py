@@ -142,6 +142,6 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
     for table in study["tables"]:
         csv_path, md_path = outdir / f"{table['id']}.csv", outdir / f"{table['id']}.md"
         wide_table(audit, table).to_csv(csv_path)
-        md_path.write_text(markdown_table(audit, table))
+        md_path.write_text(markdown_table(audit, table, study.get("rounding", "half_up")))
         written += [csv_path, md_path]
     return written

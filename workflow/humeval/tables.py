@@ -1,15 +1,22 @@
 """Paper-shaped tables from the audit: CSV (full precision) and Markdown (the paper's precision).
 
-A cell shows the recomputed value where there is one, else the published value. In Markdown a
-published-only cell is marked with a dagger and a mismatch with a double dagger; the footnotes say why.
+A cell shows the recomputed value where there is one, else the published value. In Markdown values are
+rounded by the study's convention (``rounding: half_up``, as most papers print, or ``half_even``); a
+published-only cell is marked with a dagger, a mismatch with a double dagger, and a matching cell whose
+rounded text differs from the printed number (a value at the rounding boundary) with a section sign; the
+footnotes say why.
 """
 
 from __future__ import annotations
+
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
 PUBLISHED_MARK = "†"
 MISMATCH_MARK = "‡"
+ROUNDING_MARK = "§"
+ROUNDINGS = {"half_up": ROUND_HALF_UP, "half_even": ROUND_HALF_EVEN}
 
 
 def wide_table(audit: pd.DataFrame, table: dict) -> pd.DataFrame:
@@ -26,27 +33,35 @@ def wide_table(audit: pd.DataFrame, table: dict) -> pd.DataFrame:
     return wide
 
 
-def format_number(value: float, precision: int) -> str:
-    """Fixed-point text at ``precision`` decimals; small p-values in scientific notation.
+def format_number(value: float, precision: int, rounding: str = "half_up") -> str:
+    """Fixed-point text at ``precision`` decimals, rounded ``half_up`` (away from zero at a tie, on the decimal
+    the value prints as) or ``half_even``; small p-values in scientific notation.
 
     >>> format_number(23.0, 2), format_number(-8.6667, 2), format_number(1.7e-05, 6), format_number(float('nan'), 2)
     ('23.00', '-8.67', '1.7e-05', '')
+    >>> format_number(0.125, 2), format_number(0.125, 2, "half_even")
+    ('0.13', '0.12')
     """
     if pd.isna(value):
         return ""
     if value != 0 and abs(value) < 10.0 ** -min(precision, 3) / 2:
         return f"{value:.2g}"
-    return f"{value:.{precision}f}"
+    rounded = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-precision), rounding=ROUNDINGS[rounding])
+    return f"{rounded:.{precision}f}"
 
 
-def markdown_table(audit: pd.DataFrame, table: dict) -> str:
-    """The table as GitHub Markdown, values at the paper's precision, with status footnotes.
+def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
+    """The table as GitHub Markdown, values at the paper's precision and rounding, with status footnotes.
 
     With ``significance: {p_suffix, threshold, mark?}`` a recomputed cell is marked (``*``) when the value
-    in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant).
+    in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant). With ``compare``
+    (the authors' rounding recipe the audit compares by) a recomputed cell is shown rounded by that recipe.
     """
+    from humeval.audit import COMPARISONS
+
     part = audit[audit["table"] == table["id"]].set_index(["row", "column"])
     wide = wide_table(audit, table)
+    compare = COMPARISONS[table["compare"]] if table.get("compare") else None
     header = [wide.index.name] + list(wide.columns)
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     footnotes: dict[tuple[str, str], list[str]] = {}
@@ -57,7 +72,12 @@ def markdown_table(audit: pd.DataFrame, table: dict) -> str:
                 cells.append("")
                 continue
             cell = part.loc[(row, column)]
-            text = format_number(wide.loc[row, column], int(cell["precision"]))
+            shown = wide.loc[row, column]
+            if compare and pd.notna(cell["value"]) and row not in table.get("row_precision", {}):
+                # the authors' rounding recipe for the table's values (e.g. R's 3 significant digits); rows
+                # with their own precision (p-values, counts) are shown plainly
+                shown = compare(shown, int(cell["precision"]))
+            text = format_number(shown, int(cell["precision"]), rounding)
             flag = table.get("significance")
             if flag and pd.notna(cell["value"]) and (f"{row}{flag['p_suffix']}", column) in part.index:
                 p = part.loc[(f"{row}{flag['p_suffix']}", column), "value"]
@@ -67,6 +87,13 @@ def markdown_table(audit: pd.DataFrame, table: dict) -> str:
                 footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(
                     f"{row} / {column}"
                 )
+            elif cell["status"] == "match" and text != format_number(
+                cell["published"], int(cell["precision"]), rounding
+            ):
+                text += ROUNDING_MARK
+                footnotes.setdefault(
+                    (ROUNDING_MARK, f"matches within half a unit, but rounds ({rounding}) to another printed digit"), []
+                ).append(f"{row} / {column} (published {format_number(cell['published'], int(cell['precision']))})")
             elif cell["status"] == "mismatch":
                 text += MISMATCH_MARK
                 footnotes.setdefault((MISMATCH_MARK, f"differs from the published value. {cell['note']}"), []).append(
