@@ -22,5 +22,6 @@ def test_docs_name_every_registered_loader_metric_exclusion_qra_type_and_figure_
 
 
 def test_loader_parameters_are_read_from_the_code():
-    params = {p.name: p for p in vocabulary.loader_entries()["tabular_ratings"].parameters}
-    assert params["participant"].required and not params["sep"].required and params["sep"].default == "','"
+    params = {p.name: p for p in vocabulary.loader_entries()["tabular"].parameters}
+    assert params["participant"].required and params["item"].required
+    assert not params["shape"].required and params["shape"].default == "'wide'"

@@ -117,7 +117,7 @@ def test_recomputed_qra3_inputs_equal_the_published_files(built, audit):
 
 def test_the_study_uses_only_generic_loaders_and_metrics():
     study = load_study(REPO / "config/studies" / f"{STUDY}.yaml")
-    assert {e["loader"] for e in study["extract"]} == {"tabular_ratings"}
+    assert {e["loader"] for e in study["extract"]} == {"tabular"}
     assert {m["metric"] for m in study["metrics"]} <= {
         "describe",
         "krippendorff_alpha_by_group",

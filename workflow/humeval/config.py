@@ -62,7 +62,7 @@ def read_yaml(path: str | Path) -> dict:
 def raw_filename(entry: dict) -> str:
     """Local file name of a raw input: ``<id><suffix of the URL path>`` (``database.db``)."""
     suffixes = PurePosixPath(unquote(urlparse(entry["url"]).path)).suffixes
-    suffix = "".join(s for s in suffixes if len(s) <= 5 and s[1:].isalnum())
+    suffix = "".join(s for s in suffixes if len(s) <= 7 and s[1:].isalnum())
     return entry["id"] + suffix
 
 

@@ -100,6 +100,17 @@ def dict_keys_read(module: str, variable: str) -> tuple[Parameter, ...]:
         ):
             default = ast.unparse(node.args[1]) if len(node.args) > 1 else "None"
             found[node.args[0].value] = default
+    for node in ast.walk(tree):  # ``"k" in params`` guards a read: the key is optional
+        if (
+            isinstance(node, ast.Compare)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.ops[0], ast.In)
+            and isinstance(node.comparators[0], ast.Name)
+            and node.comparators[0].id == variable
+        ):
+            required.discard(node.left.value)
+            if found.get(node.left.value) is None:
+                found[node.left.value] = "None"
     ordered = sorted(found, key=lambda k: _first_use(tree, variable, k))
     return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in ordered)
 

@@ -21,7 +21,7 @@ LOADERS: dict[str, str] = {
     "qualtrics_survey": "humeval.loaders.qualtrics_survey",
     "surveygizmo_workbook": "humeval.loaders.surveygizmo_workbook",
     "auto_score_workbook": "humeval.loaders.auto_score_workbook",
-    "tabular_ratings": "humeval.loaders.tabular_ratings",
+    "tabular": "humeval.loaders.tabular",
 }
 
 

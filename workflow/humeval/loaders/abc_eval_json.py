@@ -20,6 +20,8 @@ pairwise ``item`` = ``<dialogue>|<compared dialogue>`` (one row per orientation)
 sorted, ``orientation`` = ``primary`` (dialogue id < compared id) or ``mirror``. ``order`` is the
 annotation's position in its JSON list and ``label_order`` the label's position in the dialogue, which
 fix the row order of the authors' sampler. Worker and work-unit ids are pseudonymised.
+
+Bespoke because the export is nested JSON (dialogues -> annotations -> labels) with mirrored pairwise records and evaluator groups derived from work units, not a table.
 """
 
 from __future__ import annotations

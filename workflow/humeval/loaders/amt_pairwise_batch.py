@@ -4,6 +4,8 @@ One record per assignment (quoted multi-line cells: read with a CSV parser). ``I
 identify the item and are joined to the item key on ids (never on text: AMT stripped leading whitespace);
 ``Answer.<criterion>`` holds ``a``/``b``/``c`` (A better, B better, equal). Worker ids were removed by the
 authors; each assignment is a participant (work unit), pseudonymised.
+
+Bespoke because each record must be joined 1:1 to a separate item key on ids (AMT stripped whitespace from the text) and checked for the expected assignments per item.
 """
 
 from __future__ import annotations

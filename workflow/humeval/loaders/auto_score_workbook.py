@@ -4,6 +4,8 @@ Each configured sheet (one per criterion) has a column (``Ground Truth``) of con
 item in survey order: row i is context i // responses + 1, position i % responses + 1. The scores become
 tidy rows of side ``automatic`` judged by participant ``metric``, so metrics can align them with human
 ratings by item.
+
+Bespoke because the items are implied by row order (context x response) in per-criterion sheets, not named in the file.
 """
 
 from __future__ import annotations

@@ -8,6 +8,8 @@ column). The tidy table gets one row per rank slot: ``system`` = the system plac
 the rank; for a valid ranking that is exactly each system's rank (the per-rank index inverted).
 
 Personal data (``_ip``, ``_city``, ``_region``) is never read out; worker ids are pseudonymised.
+
+Bespoke because a ranking is stored as answer columns holding sentence *positions* that a per-unit position map turns into systems, with gold and tainted rows to keep apart: a two-step lookup the generic loader has no vocabulary for.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ respondents) give the batch number; question q of batch N is key item ``uid = (N
 Answers are normalised (all whitespace and U+00A0 removed) before mapping. Identifying columns (name,
 e-mail, the participant number) never leave the loader; the participant number is pseudonymised (the
 same number in two batches is taken to be the same person).
+
+Bespoke because MS Forms headers repeat the question text, so answers are found by position (first question column, questions per batch) and joined to an item key per batch file.
 """
 
 from __future__ import annotations

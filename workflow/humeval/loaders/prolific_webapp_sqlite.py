@@ -9,6 +9,8 @@ position N the fields ``systemaN, systembN, datasetN, ixN, inputN, outputaN, out
 positional: the file is never sorted or filtered before it.
 
 Participants are the responses (``results.id``), pseudonymised.
+
+Bespoke because the judgements are JSON blobs inside SQLite rows and the systems are positional indices into a separate item CSV: no tabular layout to map by config.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ tags are duplicated or wrong) and checked against the criterion word in each que
 two columns are the experience questions q1 and q2 (Yes/No). Values: the leading integer of each cell
 (Likert '6 = High Coherence' -> 6; magnitudes and ranks are integers). Participants are pseudonymised
 ``ResponseId``s; their CSV row order is kept (``row``), since a published subgroup split depends on it.
+
+Bespoke because Qualtrics repeats export tags across questions, so columns are read by position with a per-design layout (and the QSF for context turns).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ Sheet ``original_data``: one header row, one row per participant; ``metadata_col
 columns by position, then q1, q2 (Yes/No in any case), a confirmation code (never read), and the time
 columns ``Time Spent`` and ``Time Minutes``. The ``Response ID`` cells are empty in these workbooks, so a
 participant is its data row (``<condition>:row<k>``, pseudonymised).
+
+Bespoke because the workbook keeps positional survey columns after metadata columns, like the Qualtrics export, with the authors' own sheet edits.
 """
 
 from __future__ import annotations

@@ -40,6 +40,7 @@ METRICS: dict[str, str] = {
     "fre_agreement": "humeval.metrics.surveys:fre_agreement_numbers",
     "describe": "humeval.metrics.descriptive:describe_numbers",
     "krippendorff_alpha_by_group": "humeval.metrics.agreement:alpha_by_group_numbers",
+    "kappa_by_group": "humeval.metrics.agreement:kappa_by_group_numbers",
     "significance": "humeval.metrics.significance:significance_numbers",
     "item_correlation": "humeval.metrics.item_correlation:item_correlation_numbers",
 }

@@ -146,3 +146,60 @@ def alpha_by_group_numbers(
         alpha = krippendorff_alpha(part.assign(value=pd.to_numeric(part["value"])), units, level)
         out.append((render(row, keys, labels), render(column, keys, labels), alpha))
     return value_frame(table, out)
+
+
+def kappa(frame: pd.DataFrame, units: list[str], method: str = "fleiss", coder: str = "participant") -> float:
+    """Fleiss' kappa (every unit rated by the same number of coders; categories = the values) or Cohen's
+    kappa (exactly two coders, on the units both rated), with statsmodels (installed with pingouin).
+
+    >>> frame = pd.DataFrame({"participant": ["a", "b"] * 4, "item": [1, 1, 2, 2, 3, 3, 4, 4],
+    ...                       "value": [1, 1, 2, 2, 1, 2, 2, 2]})
+    >>> round(kappa(frame, ["item"], "cohen"), 4), round(kappa(frame, ["item"], "fleiss"), 4)
+    (0.5, 0.4667)
+    """
+    from statsmodels.stats import inter_rater
+
+    matrix = reliability_matrix(frame, units, coder)
+    if method == "cohen":
+        if len(matrix) != 2:
+            raise HumevalError(f"Cohen's kappa needs exactly two coders, found {len(matrix)}")
+        both = matrix.dropna(axis=1).T
+        table = pd.crosstab(both.iloc[:, 0], both.iloc[:, 1])
+        categories = sorted(set(table.index) | set(table.columns))
+        table = table.reindex(index=categories, columns=categories, fill_value=0)
+        return float(inter_rater.cohens_kappa(table.to_numpy()).kappa)
+    if method == "fleiss":
+        per_unit = matrix.T.apply(lambda r: r.dropna().tolist(), axis=1)
+        sizes = per_unit.map(len)
+        if sizes.nunique() != 1:
+            raise HumevalError(
+                f"Fleiss' kappa needs the same number of coders per unit, found {sorted(sizes.unique())}"
+            )
+        counts, _ = inter_rater.aggregate_raters(pd.DataFrame(per_unit.tolist()).to_numpy())
+        return float(inter_rater.fleiss_kappa(counts, method="fleiss"))
+    raise HumevalError(f"unknown kappa method {method!r} (fleiss, cohen)")
+
+
+def kappa_by_group_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    by: list[str],
+    row: str,
+    column: str,
+    method: str = "fleiss",
+    units: list[str] = ("item",),
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: str = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Fleiss' or Cohen's kappa (:func:`kappa`) within each group of ``by``; cells at the ``row``/``column``
+    templates over the keys."""
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in rows.groupby(by, sort=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        value = kappa(part.assign(value=pd.to_numeric(part["value"])), list(units), method)
+        out.append((render(row, keys, labels), render(column, keys, labels), value))
+    return value_frame(table, out)

@@ -1,0 +1,231 @@
+"""Config alone, one synthetic study per common export shape, read by the generic ``tabular`` loader:
+long ratings (CSV), wide ratings (TSV, verbose headers), pairwise choices (JSON lines), best-worst (XLSX)
+and rankings (CSV). Every number is worked out by hand and given as the 'published' value, so each
+study's audit must say ``match`` everywhere."""
+
+import hashlib
+import io
+import json
+
+import pandas as pd
+import pytest
+import yaml
+from helpers import copy_project, run_snakemake
+
+pytestmark = pytest.mark.e2e
+BASE = "https://raw.githubusercontent.com/example/shapes/0000000000000000000000000000000000000001/"
+
+
+def csv(rows: list[dict], sep: str = ",") -> bytes:
+    return pd.DataFrame(rows).to_csv(index=False, sep=sep).encode()
+
+
+def xlsx(rows: list[dict]) -> bytes:
+    buffer = io.BytesIO()
+    pd.DataFrame(rows).to_excel(buffer, index=False, sheet_name="answers")
+    return buffer.getvalue()
+
+
+LONG = csv(
+    [
+        {"rater": r, "item": i, "system": s, "criterion": "fluency", "score": v}
+        for r, i, s, v in [
+            ("r1", "i1", "A", 4),
+            ("r1", "i1", "B", 2),
+            ("r2", "i1", "A", 5),
+            ("r2", "i1", "B", 3),
+            ("r1", "i2", "A", 3),
+            ("r1", "i2", "B", ""),
+        ]
+    ]
+)
+WIDE = csv(
+    [
+        {"rater": r, "item": i, "system": s, "Fluency (1-5)": f, "Adequacy (how much meaning is kept, 1-5)": a}
+        for r, i, s, f, a in [
+            ("r1", "i1", "A", 4, 5),
+            ("r1", "i1", "B", 2, 3),
+            ("r2", "i1", "A", 5, 4),
+            ("r2", "i1", "B", 3, 3),
+        ]
+    ],
+    sep="\t",
+)
+PAIRWISE = "".join(
+    json.dumps({"annotator": a, "pair": p, "left": "S1", "right": "S2", "choice": c}) + "\n"
+    for a, p, c in [("a1", "p1", "left"), ("a1", "p2", "right"), ("a2", "p3", "left"), ("a2", "p4", "same")]
+).encode()
+BEST_WORST = xlsx(
+    [
+        {"tuple": t, "annotator": "b1", "system": s, "choice": c}
+        for t, picks in [("t1", "A+ B- C D"), ("t2", "A+ C- B D"), ("t3", "B+ A- C D")]
+        for s, c in [(x[0], {"+": "best", "-": "worst"}.get(x[1:], "none")) for x in picks.split()]
+    ]
+)
+RANKINGS = csv(
+    [
+        {"judge": j, "item": "i1", "system": s, "rank": r}
+        for j, ranks in [("j1", {"A": 1, "B": 2, "C": 3}), ("j2", {"A": 2, "B": 1, "C": 3})]
+        for s, r in ranks.items()
+    ]
+)
+
+
+def study(name, filename, data, params, systems, metrics, tables, published):
+    return (
+        name,
+        filename,
+        data,
+        {
+            "name": name,
+            "title": f"synthetic {name}",
+            "experiments": [{"id": "O", "label": "O", "citation": "synthetic"}],
+            "raw": [
+                {"id": "export", "url": BASE + filename, "sha256": hashlib.sha256(data).hexdigest(), "role": "export"}
+            ],
+            "extract": [{"side": "O", "loader": "tabular", "inputs": {"export": "export"}, "params": params}],
+            "systems": [{"code": s, "label": s} for s in systems],
+            "metrics": metrics,
+            "tables": tables,
+            "published": [{"table": t, "source": "worked out by hand", "cells": c} for t, c in published.items()],
+        },
+    )
+
+
+def describe(table, by=("system",), column="{stat}"):
+    return {
+        "metric": "describe",
+        "table": table,
+        "by": list(by),
+        "stats": ["mean"],
+        "row": "{system}",
+        "column": column,
+    }
+
+
+STUDIES = [
+    study(
+        "shape-long-ratings",
+        "long.csv",
+        LONG,
+        {
+            "shape": "long",
+            "participant": "rater",
+            "item": ["item"],
+            "system": "system",
+            "criterion": {"column": "criterion"},
+            "value": "score",
+            "scale": [1, 5],
+        },
+        ["A", "B"],
+        [describe("means")],
+        [{"id": "means", "rows": ["A", "B"], "columns": ["mean"]}],
+        {"means": {"A": {"mean": "4.00"}, "B": {"mean": "2.50"}}},
+    ),  # A (4+5+3)/3; B (2+3)/2, one empty cell
+    study(
+        "shape-wide-ratings",
+        "wide.tsv",
+        WIDE,
+        {
+            "participant": "rater",
+            "item": ["item"],
+            "system": "system",
+            "criteria": {"fluency": {"pattern": "^fluency"}, "adequacy": {"pattern": "^adequacy"}},
+        },
+        ["A", "B"],
+        [describe("means", by=("system", "criterion"), column="{criterion}")],
+        [{"id": "means", "rows": ["A", "B"], "columns": ["fluency", "adequacy"]}],
+        {"means": {"A": {"fluency": "4.50", "adequacy": "4.50"}, "B": {"fluency": "2.50", "adequacy": "3.00"}}},
+    ),
+    study(
+        "shape-pairwise",
+        "pairs.jsonl",
+        PAIRWISE,
+        {
+            "shape": "long",
+            "response_type": "pairwise",
+            "participant": "annotator",
+            "item": ["pair"],
+            "system": "left",
+            "system_b": "right",
+            "criterion": "quality",
+            "value": "choice",
+            "value_map": {"left": 1, "right": -1, "same": 0},
+        },
+        ["S1", "S2"],
+        [
+            {
+                "metric": "preference_shares",
+                "table": "shares",
+                "side": "O",
+                "focus": "S1",
+                "columns": {"focus": "S1", "equal": "equal", "baseline": "other"},
+            }
+        ],
+        [{"id": "shares", "rows": ["S2"], "columns": ["S1", "equal", "other"]}],
+        {"shares": {"S2": {"S1": "0.50", "equal": "0.25", "other": "0.25"}}},
+    ),  # 2 of 4 left, 1 same, 1 right
+    study(
+        "shape-best-worst",
+        "bws.xlsx",
+        BEST_WORST,
+        {
+            "shape": "long",
+            "sheet": "answers",
+            "participant": "annotator",
+            "item": ["tuple"],
+            "system": "system",
+            "criterion": "quality",
+            "value": "choice",
+            "value_map": {"best": 1, "worst": -1, "none": 0},
+        },
+        ["A", "B", "C", "D"],
+        [describe("bws")],
+        [{"id": "bws", "rows": ["A", "B", "C", "D"], "columns": ["mean"]}],
+        # best - worst over appearances: A (1 + 1 - 1)/3, B (-1 + 0 + 1)/3, C (0 - 1 + 0)/3, D 0
+        {"bws": {"A": {"mean": "0.33"}, "B": {"mean": "0.00"}, "C": {"mean": "-0.33"}, "D": {"mean": "0.00"}}},
+    ),
+    study(
+        "shape-rankings",
+        "ranks.csv",
+        RANKINGS,
+        {
+            "shape": "long",
+            "response_type": "rank",
+            "participant": "judge",
+            "item": ["item"],
+            "system": "system",
+            "criterion": "simplicity",
+            "value": "rank",
+            "judgement": ["judge", "item"],
+        },
+        ["A", "B", "C"],
+        [{"metric": "rank_table", "table": "ranks", "sides": [{"side": "O", "avg_column": "avg"}]}],
+        [{"id": "ranks", "rows": ["A", "B", "C"], "columns": ["avg"]}],
+        {"ranks": {"A": {"avg": "1.50"}, "B": {"avg": "1.50"}, "C": {"avg": "3.00"}}},
+    ),
+]
+
+
+def test_every_common_shape_builds_from_config_alone(tmp_path):
+    mirror = tmp_path / "mirror"
+    names = []
+    workdir = copy_project(tmp_path / "project", [])
+    for name, filename, data, config in STUDIES:
+        target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        (workdir / "config/studies" / f"{name}.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        names.append(name)
+    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    main["studies"] = names
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}")
+    assert result.returncode == 0, result.stderr[-3000:]
+    for name in names:
+        audit = pd.read_csv(workdir / "results" / name / "numbers.csv")
+        assert (audit["status"] == "match").all(), (name, audit[audit["status"] != "match"])
+    long_excluded = pd.read_csv(workdir / "results/shape-long-ratings/exclusions.csv")
+    assert list(long_excluded["rule"]) == ["missing_value"]
+    ranks = pd.read_csv(workdir / "results/shape-rankings/tidy/judgements.csv")
+    assert ranks["judgement_id"].nunique() == 2  # a ranking is one judgement
