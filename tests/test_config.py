@@ -59,7 +59,7 @@ def test_input_naming_no_raw_file_is_caught(tmp_path):
 
 
 def test_main_config_typo_is_caught():
-    with pytest.raises(HumevalError, match="Additional properties"):
+    with pytest.raises(HumevalError, match=r"key raw_mirorr: unknown parameter; did you mean 'raw_mirror'\?"):
         load_config({"studies": ["hosking-2022-paraphrase-meaning"], "raw_mirorr": "x"}, REPO / "config")
 
 
@@ -165,3 +165,11 @@ def test_a_claim_naming_an_undeclared_cell_is_rejected(tmp_path):
 
     with pytest.raises(HumevalError, match=r"key qra\.2\.claims\.0\.comparisons\.0\.left: row 'VAEE' is not in table"):
         load_study(write_variant(tmp_path, change))
+
+
+def test_a_misspelled_qra3_key_gets_a_close_match(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["qra3"][0].update(scale_start_at=1))
+    with pytest.raises(
+        HumevalError, match=r"key qra3\.0\.scale_start_at: unknown parameter; did you mean 'scale_starts_at'\?"
+    ):
+        load_study(path)

@@ -39,6 +39,17 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
             missing = next((k for k in error.validator_value if k not in error.instance), None)
             key = f"{key}.{missing}" if error.absolute_path else str(missing)
             expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
+        if error.validator == "additionalProperties":
+            from humeval.vocabulary import unknown_keys
+
+            allowed = list(error.schema.get("properties", {}))
+            message = (
+                unknown_keys(error.instance, allowed, ".".join(str(s) for s in error.absolute_path))
+                if allowed
+                else None
+            )
+            if message:
+                raise HumevalError(message, file=source)
         more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
         raise HumevalError(
             f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "") + more, file=source

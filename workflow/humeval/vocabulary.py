@@ -213,7 +213,8 @@ def unknown_keys(given: dict, allowed: list[str], key_path: str) -> str | None:
         if key not in allowed:
             close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
             hint = f"did you mean {close[0]!r}? " if close else ""
-            return f"key {key_path}.{key}: unknown parameter; {hint}(allowed: {', '.join(sorted(allowed))})"
+            where = f"{key_path}.{key}" if key_path else str(key)
+            return f"key {where}: unknown parameter; {hint}(allowed: {', '.join(sorted(allowed))})"
     return None
 
 

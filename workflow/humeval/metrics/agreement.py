@@ -55,10 +55,13 @@ def krippendorff_alpha_numbers(
     units: list[str],
     level: str,
     assert_equal_to: str | None = None,
+    where: dict | None = None,
 ) -> pd.DataFrame:
-    """One alpha cell for ``side`` (kept judgements). With ``assert_equal_to`` (another level), fail
-    unless both levels give the same alpha (e.g. interval = ordinal for complete permutations)."""
-    frame = data.kept[data.kept["side"] == side]
+    """One alpha cell for ``side`` (kept judgements, filtered by ``where``, e.g. one criterion). With
+    ``assert_equal_to`` (another level), fail unless both levels give the same alpha (e.g. interval =
+    ordinal for complete permutations). Per group: ``krippendorff_alpha_by_group``."""
+    frame = data.rows("kept", None, where)
+    frame = frame[frame["side"] == side]
     alpha = krippendorff_alpha(frame, units, level)
     if assert_equal_to is not None:
         other = krippendorff_alpha(frame, units, assert_equal_to)
