@@ -32,6 +32,7 @@ METRICS: dict[str, str] = {
     "likert_means": "humeval.metrics.effect_sizes:likert_mean_numbers",
     "pairwise_wins": "humeval.metrics.effect_sizes:pairwise_win_numbers",
     "icc": "humeval.metrics.surveys:icc_numbers",
+    "icc_by_group": "humeval.metrics.surveys:icc_by_group_numbers",
     "mode_correlation": "humeval.metrics.surveys:mode_correlation_numbers",
     "auto_correlation": "humeval.metrics.surveys:auto_correlation_numbers",
     "original_vs_reproduction": "humeval.metrics.surveys:original_vs_reproduction_numbers",

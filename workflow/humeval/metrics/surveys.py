@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, value_frame
+from humeval.metrics import StudyData, render, value_frame
 from humeval.rounding import round_half_up
 
 ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
@@ -104,6 +104,32 @@ def icc(frame: pd.DataFrame) -> dict:
     return out
 
 
+def icc_by_group_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    by: list[str],
+    row: str,
+    column: str,
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: str = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """ICC(C,k) and ICC(A,k) (:func:`icc`: pingouin, targets = items, raters = participants) with their
+    p-values within each group of ``by``; ``row``/``column`` are templates over the keys and ``{icc}``
+    (``ICC-C``, ``ICC-A``, ``ICC-C|p``, ``ICC-A|p``). Every rater must rate every item of the group."""
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in rows.groupby(by, sort=False):
+        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+        for name, (value, p) in icc(part.assign(value=pd.to_numeric(part["value"]))).items():
+            for label, number in ((name, value), (f"{name}|p", p)):
+                fields = {**keys, "icc": label}
+                out.append((render(row, fields, labels), render(column, fields, labels), number))
+    return value_frame(table, out)
+
+
 def icc_numbers(
     data: StudyData,
     *,
@@ -115,7 +141,10 @@ def icc_numbers(
     time_split: dict | None = None,
 ) -> pd.DataFrame:
     """An ICC table of one subgroup: rows ``<ICC-C|ICC-A>|<criterion>`` (+ ``...|p``) and ``n``, columns
-    ``<condition>|<side>``. ``time_split`` maps a condition to ``published`` or ``corrected``."""
+    ``<condition>|<side>``. ``time_split`` maps a condition to ``published`` or ``corrected``.
+
+    Bespoke (beside the generic ``icc_by_group``) because the subgroups are participant metadata with the
+    authors' spreadsheet time split, which a ``where`` filter cannot express."""
     out = []
     for condition in conditions:
         people = data.participants[(data.participants["side"] == side) & (data.participants["condition"] == condition)]
