@@ -55,7 +55,7 @@ def test_table5_notebook_formula_matches_and_florescus_printed_rows_stay_publish
     assert len(recomputed) == 31 and (recomputed["status"] == "match").all()
     printed = t5[t5.index.get_level_values("row").str.contains("R1 printed")]
     assert len(printed) == 13 and (printed["status"] == "published_only").all()
-    assert printed["note"].str.startswith("Hypothesis (unverified)").all()
+    assert printed["note"].str.startswith("[hypothesis]").all()
     standard = cells(audit, "table5_standard")
     ratio = standard.loc[("Readability|R2", "QAG"), "value"] / t5.loc[("Readability|R2", "QAG"), "value"]
     assert ratio == pytest.approx(1 / 0.7978845608, rel=1e-9)  # 1 / c4(2)

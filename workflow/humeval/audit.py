@@ -13,13 +13,13 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.rounding import r_signif3_half_up
+from humeval.rounding import r_signif3_half_up, truncate
 
 AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note"]
 UNDIAGNOSED = "UNDIAGNOSED: the config records no reason for this difference"
 
 
-COMPARISONS = {"r_signif3_half_up": r_signif3_half_up}
+COMPARISONS = {"r_signif3_half_up": r_signif3_half_up, "truncate": truncate}
 
 
 def status_of(value: float, published: float, precision: int) -> str:

@@ -178,8 +178,23 @@ def check_cells(study: dict, fail) -> None:
 
     for k, block in enumerate(study.get("published", [])):
         for row, columns in block["cells"].items():
-            for column in columns:
-                check(block["table"], str(row), str(column), f"published.{k}.cells.{row}.{column}")
+            for column, cell in columns.items():
+                path = f"published.{k}.cells.{row}.{column}"
+                check(block["table"], str(row), str(column), path)
+                cell = cell if isinstance(cell, dict) else {}
+                note, evidence = cell.get("note") or block.get("note"), cell.get("evidence") or block.get("evidence")
+                if note and not evidence:
+                    fail(
+                        f"key {path}: the note needs an evidence class (evidence: reproduced, explained or hypothesis)"
+                    )
+                if evidence == "reproduced" and not cell.get("variant"):
+                    fail(f"key {path}: evidence reproduced needs the variant that reproduces the printed number")
+                if cell.get("variant"):
+                    v = cell["variant"]
+                    check(v["table"], str(v["row"]), str(v["column"]), f"{path}.variant")
+    for k, aggregate in enumerate(study.get("published_aggregates", [])):
+        if not aggregate.get("evidence"):
+            fail(f"key published_aggregates.{k}: the note needs an evidence class (evidence: explained, ...)")
     for k, entry in enumerate(study.get("qra", [])):
         if entry["type"] != "claims":
             continue

@@ -35,16 +35,38 @@ def parse_published(text) -> tuple[float, int, str]:
     return float(match.group(1)), max(0, -int(exponent)), match.group(2)
 
 
+def classified_note(cell: dict, block: dict) -> str:
+    """A cell's diagnosis with its evidence class in front, ``[reproduced]``, ``[explained]`` or
+    ``[hypothesis]``, and for a reproduced one the variant that reproduces the printed number.
+
+    >>> classified_note({"note": "truncated", "evidence": "reproduced",
+    ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert", "compare": "truncate"}}, {})
+    '[reproduced] truncated Variant: t9/rho/Likert (truncate).'
+    """
+    note = cell.get("note") or block.get("note", "")
+    if not note:
+        return ""
+    evidence = cell.get("evidence") or block.get("evidence")
+    text = f"[{evidence}] {note}" if evidence else note
+    variant = cell.get("variant")
+    if variant:
+        how = f" ({variant['compare']})" if variant.get("compare") else ""
+        text += f" Variant: {variant['table']}/{variant['row']}/{variant['column']}{how}."
+    return text
+
+
 def published_frame(blocks: list[dict]) -> pd.DataFrame:
     """Flatten the config's ``published`` blocks into one row per cell.
 
-    A block: ``{table, source, note?, cells: {row: {column: "1.23" | {value, note?}}}}``.
+    A block: ``{table, source, note?, evidence?, cells: {row: {column: "1.23" | {value, note?, evidence?,
+    variant?}}}}``; notes carry their evidence class (:func:`classified_note`).
     """
     rows = []
     for block in blocks:
         for row, columns in block["cells"].items():
             for column, cell in columns.items():
-                text, note = (cell["value"], cell.get("note")) if isinstance(cell, dict) else (cell, None)
+                spec = cell if isinstance(cell, dict) else {"value": cell}
+                text = spec["value"]
                 value, precision, marker = parse_published(text)
                 rows.append(
                     {
@@ -56,7 +78,7 @@ def published_frame(blocks: list[dict]) -> pd.DataFrame:
                         "precision": precision,
                         "marker": marker,
                         "source": block.get("source", ""),
-                        "note": note or block.get("note", ""),
+                        "note": classified_note(spec, block),
                     }
                 )
     frame = pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
@@ -77,7 +99,13 @@ def published_blocks(study: dict) -> list[dict]:
             for system, row in aggregate["counts"].items()
         }
         blocks.append(
-            {"table": aggregate["table"], "source": aggregate["source"], "note": aggregate["note"], "cells": cells}
+            {
+                "table": aggregate["table"],
+                "source": aggregate["source"],
+                "note": aggregate["note"],
+                "evidence": aggregate.get("evidence"),
+                "cells": cells,
+            }
         )
     return blocks
 

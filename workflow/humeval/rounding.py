@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 
 def round_half_up(value: float, decimals: int) -> float:
@@ -12,7 +12,7 @@ def round_half_up(value: float, decimals: int) -> float:
     (2.68, -0.13)
     """
     quantum = Decimal(1).scaleb(-decimals)
-    return float(Decimal(repr(value)).quantize(quantum, rounding=ROUND_HALF_UP))
+    return float(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_HALF_UP))
 
 
 def r_signif3_half_up(value: float, precision: int) -> float:
@@ -22,3 +22,13 @@ def r_signif3_half_up(value: float, precision: int) -> float:
     (0.89, 0.88)
     """
     return round_half_up(float(f"{value:.3g}"), precision)
+
+
+def truncate(value: float, decimals: int) -> float:
+    """Cut (towards zero) at ``decimals``, as a paper that truncates instead of rounding prints.
+
+    >>> truncate(0.1379, 2), truncate(-0.486, 2)
+    (0.13, -0.48)
+    """
+    quantum = Decimal(1).scaleb(-decimals)
+    return float(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_DOWN))

@@ -7,6 +7,7 @@ tags are duplicated or wrong) and checked against the criterion word in each que
 two columns are the experience questions q1 and q2 (Yes/No). Values: the leading integer of each cell
 (Likert '6 = High Coherence' -> 6; magnitudes and ranks are integers). Participants are pseudonymised
 ``ResponseId``s; their CSV row order is kept (``row``), since a published subgroup split depends on it.
+Each value keeps its column's export tag and index (``export_tag``, ``export_column``).
 
 Bespoke because Qualtrics repeats export tags across questions, so columns are read by position with a per-design layout (and the QSF for context turns).
 """
@@ -116,6 +117,10 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     judgements = tidy_from_wide(
         ratings, layout, participant, study=study, side=side, condition=condition, design=design
     )
+    # rows are column-major (every participant of item column 0, then column 1, ...): keep each value's
+    # export tag and column, so a published-mode variant can model tools that key columns by tag
+    judgements["export_tag"] = list(tags.iloc[first : first + len(layout)].repeat(len(body)))
+    judgements["export_column"] = [c for c in range(first, first + len(layout)) for _ in range(len(body))]
     if params.get("response_text_pattern"):
         texts = response_texts(
             list(questions.iloc[first : first + len(layout)]), layout, params["response_text_pattern"]

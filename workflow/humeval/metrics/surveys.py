@@ -259,6 +259,22 @@ def leave_one_out_reliability(frame: pd.DataFrame) -> pd.Series:
     return pd.Series(rho, index=wide.columns)
 
 
+def collapse_duplicate_tags(frame: pd.DataFrame) -> pd.DataFrame:
+    """The authors' Figure 1 data handling (published mode): their notebooks read the Qualtrics CSV with
+    ``csv.DictReader``, which keys each row by export tag, so columns that share a tag merge: the item of the
+    tag's first column keeps the value of its last column, and the other columns' items are gone.
+
+    >>> frame = pd.DataFrame({"participant": ["p"] * 3, "export_tag": ["C2_R2_R", "C2_R1_R", "C2_R2_R"],
+    ...                       "export_column": [21, 23, 25], "item": ["c02r2", "c02r1", "c03r1"], "value": [1, 2, 3]})
+    >>> collapse_duplicate_tags(frame)[["item", "value"]].to_dict("records")
+    [{'item': 'c02r2', 'value': 3}, {'item': 'c02r1', 'value': 2}]
+    """
+    ordered = frame.sort_values("export_column", kind="stable")
+    last = ordered.groupby(["participant", "export_tag"])["value"].transform("last")
+    first = ~ordered.duplicated(["participant", "export_tag"], keep="first")
+    return ordered[first].assign(value=last[first])
+
+
 def reliability_correlation_numbers(
     data: StudyData,
     *,
@@ -266,28 +282,33 @@ def reliability_correlation_numbers(
     conditions: list,
     points_table: str,
     side: str = "reproduction",
-    exclude_unfinished: bool = False,
+    duplicate_tags: str | None = None,
 ) -> pd.DataFrame:
-    """Figure 1: Spearman, across participants, between coherence and readability reliability; the
-    per-participant reliabilities (the scatter's points) go to ``points_table``. ``exclude_unfinished``
-    leaves out responses with Finished = False (the authors' Figure 1 did, as its BME p-value shows)."""
+    """Figure 1: Spearman, across participants, between coherence and readability reliability (each
+    participant's leave-one-out Spearman with the mean of the others); the per-participant reliabilities
+    (the scatter's points) go to ``points_table``, and ``n`` (participants with a defined rho) to ``table``.
+
+    Every response is kept. ``duplicate_tags: collapse_last`` is the published mode: the authors' tag
+    collapse (:func:`collapse_duplicate_tags`); without it every item counts (the corrected mode)."""
+    if duplicate_tags not in (None, "collapse_last"):
+        raise HumevalError(f"metric reliability_correlation: duplicate_tags {duplicate_tags!r} is not collapse_last")
     out, points = [], []
-    unfinished = set()
-    if exclude_unfinished and "finished" in data.participants.columns:
-        unfinished = set(
-            data.participants.loc[data.participants["finished"].astype(str).str.lower() == "false", "participant"]
-        )
     for condition in conditions:
-        frame = data.kept[
-            (data.kept["side"] == side)
-            & (data.kept["condition"] == condition)
-            & ~data.kept["participant"].isin(unfinished)
-        ]
+        frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)]
+        if duplicate_tags:
+            if "export_tag" not in frame.columns:
+                raise HumevalError(
+                    "metric reliability_correlation: duplicate_tags needs the loader's export_tag column"
+                )
+            frame = collapse_duplicate_tags(frame)
+        counts = frame.groupby("criterion")["item"].nunique().to_dict()
+        log.info("%s %s: items per criterion %s", table, condition, counts)
         reliability = pd.concat(
             {c: leave_one_out_reliability(frame[frame["criterion"] == c]) for c in ("coherence", "readability")}, axis=1
         ).dropna()
         rho, p = _spearman(reliability["coherence"], reliability["readability"])
         out += [(condition, "r", rho), (condition, "p", p), (condition, "n", float(len(reliability)))]
+        out += [(condition, f"items_{c}", float(counts.get(c, 0))) for c in ("coherence", "readability")]
         points += [
             (f"{condition}|{participant}", criterion, float(value))
             for participant, row in reliability.iterrows()
