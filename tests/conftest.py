@@ -30,3 +30,12 @@ def full_run(tmp_path_factory):
     report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
     return workdir
+
+
+def pytest_terminal_summary(terminalreporter):
+    from helpers import SUMMARY_LINES
+
+    if SUMMARY_LINES:
+        terminalreporter.section("independent cross-checks")
+        for line in SUMMARY_LINES:
+            terminalreporter.write_line(line)

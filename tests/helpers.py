@@ -17,6 +17,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# lines a test wants in the run's summary (e.g. how many values an independent check compared); printed by
+# conftest.py's pytest_terminal_summary, so they show in CI output even when the test passes
+SUMMARY_LINES: list[str] = []
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 

@@ -6,7 +6,7 @@ import re
 import pandas as pd
 import pytest
 import yaml
-from helpers import REPO
+from helpers import REPO, SUMMARY_LINES
 
 from humeval.audit import COMPARISONS, status_of
 
@@ -37,5 +37,5 @@ def test_every_diagnosis_is_classified_and_every_reproduced_one_is_reproduced(fu
                 shown = COMPARISONS[compare](value, int(row.precision)) if compare else value
                 assert status_of(shown, row.published, int(row.precision)) == "match", (study, row.note, value)
                 reproduced += 1
-    print(f"{checked} diagnoses classified, {reproduced} reproduced by a variant")
+    SUMMARY_LINES.append(f"audit: {checked} diagnoses classified, {reproduced} reproduced by a variant")
     assert checked > 300 and reproduced == 4

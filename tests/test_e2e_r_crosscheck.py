@@ -1,0 +1,205 @@
+"""Independent checks of the statistics: R (Debian's r-base-core and r-cran-psych) for santhanam's ICCs
+and Spearman correlations, a textbook Krippendorff's alpha (coincidence matrix, pairable values only)
+written here for liu's and shardlow's alphas.
+
+Each santhanam metric is re-run in-process on the full run's intermediate files with a spy on the
+functions that compute ICCs and correlations, so every value the pipeline computed is checked with
+exactly the data it used: ICC(C,k) and ICC(A,k) against psych::ICC's ICC3k and ICC2k (ICC(C,k)'s F-test p
+against ICC3k's), and rho against R's cor.test (p with exact = FALSE, the t approximation scipy uses).
+Skipped only when R cannot be run, and then loudly; under CI=true that fails (``.ci/run`` installs R).
+"""
+
+import shutil
+import subprocess
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+import pytest
+from helpers import SUMMARY_LINES, skip_or_fail
+
+from humeval.intermediate import read_csv
+from humeval.metrics import agreement, surveys
+from humeval.pipeline import metrics_study
+
+pytestmark = pytest.mark.e2e
+
+
+def rscript():
+    path = shutil.which("Rscript")
+    if path is None:
+        skip_or_fail("no R here (Debian packages r-base-core, r-cran-psych; .ci/run installs them)")
+    check = subprocess.run([path, "-e", "library(psych)"], capture_output=True, text=True, check=False)
+    if check.returncode != 0:
+        skip_or_fail(f"R has no psych package (r-cran-psych): {check.stderr[-300:]}")
+    return path
+
+
+def study_inputs(full_run, name):
+    from humeval.config import load_study
+
+    base = full_run / "results" / name
+    study = load_study(full_run / "config/studies" / f"{name}.yaml")
+    frames = [
+        read_csv(base / p)
+        for p in (
+            "intermediate/judgements_kept.csv",
+            "tidy/judgements.csv",
+            "tidy/participants.csv",
+            "exclusions.csv",
+            "intermediate/published.csv",
+            "exclusions_variants.csv",
+        )
+    ]
+    return study, frames
+
+
+@pytest.fixture(scope="module")
+def santhanam_calls(full_run):
+    """Every ICC input matrix and every Spearman pair the santhanam metrics computed, with the results."""
+    iccs, spearmans = [], []
+    icc, spearman = surveys.icc, surveys._spearman
+
+    def spy_icc(frame):
+        out = icc(frame)
+        iccs.append((frame.pivot(index="item", columns="participant", values="value"), out))
+        return out
+
+    def spy_spearman(x, y):
+        rho, p = spearman(x, y)
+        joined = pd.concat([x.rename("x"), y.rename("y")], axis=1, join="inner")
+        spearmans.append((joined, rho, p))
+        return rho, p
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(surveys, "icc", spy_icc)
+    mp.setattr(surveys, "_spearman", spy_spearman)
+    try:
+        study, frames = study_inputs(full_run, "santhanam-2019-dialogue-design")
+        metrics_study(study, *frames)
+    finally:
+        mp.undo()
+    return iccs, spearmans
+
+
+def run_r(script: str, workdir) -> pd.DataFrame:
+    path = workdir / "check.R"
+    path.write_text(script)
+    result = subprocess.run([rscript(), str(path)], capture_output=True, text=True, check=False, cwd=workdir)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return pd.read_csv(workdir / "out.csv")
+
+
+def test_santhanam_iccs_equal_psych(santhanam_calls, tmp_path):
+    iccs, _ = santhanam_calls
+    for k, (matrix, _) in enumerate(iccs):
+        matrix.to_csv(tmp_path / f"m{k}.csv", index=False)
+    out = run_r(
+        f"""suppressMessages(library(psych))
+rows <- list()
+for (k in 0:{len(iccs) - 1}) {{
+  m <- as.matrix(read.csv(sprintf("m%d.csv", k), check.names = FALSE))
+  r <- ICC(m, lmer = FALSE)$results
+  rows[[k + 1]] <- data.frame(k = k, c = r["Average_fixed_raters", "ICC"], a = r["Average_random_raters", "ICC"],
+                              p = r["Average_fixed_raters", "p"])
+}}
+write.csv(do.call(rbind, rows), "out.csv", row.names = FALSE)
+""",
+        tmp_path,
+    )
+    ours = pd.DataFrame(
+        [(res["ICC-C"][0], res["ICC-A"][0], res["ICC-C"][1]) for _, res in iccs], columns=["c", "a", "p"]
+    )
+    diff_icc = np.abs(np.r_[ours["c"] - out["c"], ours["a"] - out["a"]]).max()
+    # psych prints an F-test p of exactly 0 below double precision; compare where R's p is representable
+    p_mask = out["p"] > 0
+    diff_p = np.abs(ours.loc[p_mask, "p"] - out.loc[p_mask, "p"]).max()
+    SUMMARY_LINES.append(
+        f"R psych::ICC: {2 * len(iccs)} ICCs compared (ICC3k, ICC2k), largest difference {diff_icc:.2e}; "
+        f"{int(p_mask.sum())} ICC(C,k) p-values, largest difference {diff_p:.2e}"
+    )
+    assert 2 * len(iccs) >= 120 and diff_icc < 1e-9 and diff_p < 1e-9
+
+
+def test_santhanam_spearman_correlations_equal_cor_test(santhanam_calls, tmp_path):
+    _, spearmans = santhanam_calls
+    for k, (joined, _, _) in enumerate(spearmans):
+        joined.to_csv(tmp_path / f"s{k}.csv", index=False)
+    out = run_r(
+        f"""rows <- list()
+for (k in 0:{len(spearmans) - 1}) {{
+  d <- read.csv(sprintf("s%d.csv", k))
+  t <- suppressWarnings(cor.test(d$x, d$y, method = "spearman", exact = FALSE))
+  rows[[k + 1]] <- data.frame(k = k, rho = unname(t$estimate), p = t$p.value)
+}}
+write.csv(do.call(rbind, rows), "out.csv", row.names = FALSE)
+""",
+        tmp_path,
+    )
+    ours = pd.DataFrame([(rho, p) for _, rho, p in spearmans], columns=["rho", "p"])
+    diff_rho = np.abs(ours["rho"] - out["rho"]).max()
+    diff_p = np.abs(ours["p"] - out["p"]).max()
+    SUMMARY_LINES.append(
+        f"R cor.test: {len(spearmans)} Spearman correlations compared, largest difference rho {diff_rho:.2e}, "
+        f"p {diff_p:.2e}"
+    )
+    assert len(spearmans) >= 30 and diff_rho < 1e-9 and diff_p < 1e-9
+
+
+def textbook_alpha(matrix: np.ndarray, level: str) -> float:
+    """Krippendorff's alpha from the coincidence matrix (Krippendorff 2011), pairable values only: units with
+    at least two values; o_ck = sum over units of pairs (c, k) / (m_u - 1); alpha = 1 - D_o / D_e."""
+    values = np.unique(matrix[~np.isnan(matrix)])
+    index = {v: i for i, v in enumerate(values)}
+    o = np.zeros((len(values), len(values)))
+    for unit in matrix.T:
+        present = unit[~np.isnan(unit)]
+        if present.size < 2:
+            continue
+        for a, b in combinations(range(present.size), 2):
+            i, j = index[present[a]], index[present[b]]
+            o[i, j] += 1 / (present.size - 1)
+            o[j, i] += 1 / (present.size - 1)
+    n_c = o.sum(axis=1)
+    n = n_c.sum()
+    if level == "nominal":
+        delta = 1.0 - np.eye(len(values))
+    elif level == "interval":
+        delta = (values[:, None] - values[None, :]) ** 2
+    else:  # ordinal
+        cumulative = np.cumsum(n_c)
+        delta = np.zeros((len(values), len(values)))
+        for i in range(len(values)):
+            for j in range(len(values)):
+                lo, hi = min(i, j), max(i, j)
+                delta[i, j] = (cumulative[hi] - (cumulative[lo - 1] if lo else 0) - (n_c[i] + n_c[j]) / 2) ** 2
+    observed = (o * delta).sum() / n
+    expected = (np.outer(n_c, n_c) * delta).sum() / (n * (n - 1))
+    return float(1 - observed / expected)
+
+
+@pytest.mark.parametrize("name", ["liu-2021-dexperts-fluency", "shardlow-2019-clinical-simplification"])
+def test_krippendorff_alphas_equal_the_textbook_definition(full_run, name):
+    calls = []
+    alpha = agreement.krippendorff_alpha
+
+    def spy(frame, units, level, coder="participant", value="value"):
+        out = alpha(frame, units, level, coder, value)
+        matrix = agreement.reliability_matrix(frame, units, coder, value)
+        data = matrix.to_numpy()
+        if data.dtype == object:
+            codes = {v: i for i, v in enumerate(sorted(pd.unique(matrix.stack().dropna())))}
+            data = matrix.map(lambda v: codes.get(v, np.nan)).to_numpy(dtype=float)
+        calls.append((data.astype(float), level, out))
+        return out
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(agreement, "krippendorff_alpha", spy)
+        study, frames = study_inputs(full_run, name)
+        metrics_study(study, *frames)
+    diffs = [abs(textbook_alpha(data, level) - ours) for data, level, ours in calls]
+    SUMMARY_LINES.append(
+        f"{name}: {len(calls)} Krippendorff alphas compared with the textbook formula, largest difference "
+        f"{max(diffs):.2e}"
+    )
+    assert calls and max(diffs) < 1e-9
