@@ -1,5 +1,6 @@
 import math
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -60,3 +61,23 @@ def test_qra_values_uses_published_and_rounded_recomputed_inputs():
     assert summary["inputs"].tolist() == ["36;23", "-16;-8.67"]
     assert out["a"] == pytest.approx(cv_star([36, 23.00]))
     assert out["b"] == pytest.approx(cv_star([-16, -8.67]))
+
+
+def test_permutation_p_is_exact_up_to_the_limit_and_monte_carlo_above():
+    import time
+
+    x = np.arange(12, dtype=float)
+    y = x + np.array([0.5, -0.5] * 6) * 3
+    started = time.perf_counter()
+    result = correlation(x, y, "spearman")
+    assert time.perf_counter() - started < 1.0  # 12! = 479,001,600 orderings are never enumerated
+    assert result["p_method"].startswith("Monte Carlo (9999 re-pairings, seed 0")
+    assert result["p_exact"] == correlation(x, y, "spearman")["p_exact"]  # seeded: the same p every run
+    small = correlation(x[:5], y[:5], "pearson")
+    assert small["p_method"] == "exact (120 re-pairings)"
+    assert correlation(x[:5], y[:5], "pearson", exact_limit=4)["p_method"].startswith("Monte Carlo")
+
+
+def test_exact_permutation_p_by_hand_for_four_points():
+    # x = y = 1..4: only the identity and its reverse reach |rho| = 1, so p = 2 / 24
+    assert correlation([1, 2, 3, 4], [1, 2, 3, 4], "spearman")["p_exact"] == pytest.approx(2 / 24)
