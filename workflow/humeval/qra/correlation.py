@@ -11,7 +11,6 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.qra.inputs import qra_inputs, recipe
 
-
 EXACT_LIMIT = 8  # n! re-pairings: 40,320 at n = 8; above, a seeded Monte Carlo permutation test
 RESAMPLES = 9999
 
