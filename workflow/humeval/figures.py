@@ -38,11 +38,12 @@ def pyplot():
     return plt
 
 
-def save(fig, path_stem: str | Path) -> list[Path]:
-    """Save ``fig`` as ``<stem>.png`` and ``<stem>.pdf``; return the paths (the caller closes it)."""
+def save(fig, path_stem: str | Path, formats: tuple[str, ...] = ("png",)) -> list[Path]:
+    """Save ``fig`` as ``<stem>.<format>`` for each of ``formats`` (PNG by default; PDF on request, with no
+    creation date so reruns are byte-identical); return the paths (the caller closes it)."""
     stem = Path(path_stem)
     stem.parent.mkdir(parents=True, exist_ok=True)
-    paths = [stem.with_suffix(".png"), stem.with_suffix(".pdf")]
+    paths = [stem.with_suffix(f".{f}") for f in formats]
     for path in paths:
         fig.savefig(path, metadata={"CreationDate": None} if path.suffix == ".pdf" else None)
     return paths
@@ -343,7 +344,9 @@ KINDS = {
 }
 
 
-def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> list[Path]:
+def draw_figures(
+    audit: pd.DataFrame, specs: list[dict], outdir: str | Path, formats: tuple[str, ...] = ("png",)
+) -> list[Path]:
     """Draw every configured figure of a study into ``outdir``; return the written paths."""
     plt = pyplot()
     written = []
@@ -352,6 +355,6 @@ def draw_figures(audit: pd.DataFrame, specs: list[dict], outdir: str | Path) -> 
         if spec["kind"] not in KINDS:
             raise HumevalError(f"figure {spec['id']}: unknown kind {spec['kind']!r}; known kinds: {sorted(KINDS)}")
         fig = KINDS[spec["kind"]](audit, spec, plt)
-        written += save(fig, Path(outdir) / spec["id"])
+        written += save(fig, Path(outdir) / spec["id"], formats)
         plt.close(fig)
     return written

@@ -3,7 +3,8 @@
 Stages: published (config -> parsed numbers); extract (loaders -> tidy) -> exclude -> metrics -> QRA ->
 audit -> tables -> figures.
 Each function takes and returns data frames (plus the study config) and does no file I/O besides
-what its name says, so tests can run a stage on fixtures without Snakemake.
+what its name says, so tests can run a stage on fixtures without Snakemake. Each imports what its stage
+uses inside it, so a job loads (and depends on: :mod:`humeval.code_deps`) only its own stage's code.
 """
 
 from __future__ import annotations
@@ -13,12 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.audit import build_audit
 from humeval.errors import HumevalError
-from humeval.exclusions import apply_exclusions, variant_exclusions
-from humeval.loaders import get_loader
-from humeval.metrics import StudyData, compute_metrics
-from humeval.tidy import validate_judgements, validate_participants
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +25,9 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
     ``raw_paths`` maps raw ids to the files that were fetched; an optional raw file that is absent is
     left out of its loader's inputs (the loader then computes what it can without it).
     """
+    from humeval.loaders import get_loader
+    from humeval.tidy import validate_judgements, validate_participants
+
     optional = {r["id"] for r in study["raw"] if r.get("optional")}
     judgements, participants = [], []
     for entry in study["extract"]:
@@ -52,6 +51,8 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
 def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
     """Apply the study's exclusions; (kept judgements, exclusion log, exclusion-variant log). Entries with a
     ``variant`` are sensitivity analyses: logged apart and applied only by metrics that name the variant."""
+    from humeval.exclusions import apply_exclusions, variant_exclusions
+
     entries = study.get("exclusions", [])
     kept, excluded = apply_exclusions(tidy, participants, [e for e in entries if "variant" not in e])
     for rule, count in excluded["rule"].value_counts(sort=False).items():
@@ -67,6 +68,8 @@ def metrics_study(study: dict, kept, tidy, participants, exclusions, published, 
     """The study's metric values (table, row, column, value); ``published`` is the parsed published
     numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches);
     ``variants`` the exclusion-variant log (sensitivity analyses a metric may name)."""
+    from humeval.metrics import StudyData, compute_metrics
+
     data = StudyData(
         kept=kept,
         tidy=tidy,
@@ -125,6 +128,8 @@ def write_qra3_exports(exports: dict[str, dict], outdir: str | Path) -> None:
 def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
     against the published numbers."""
+    from humeval.audit import build_audit
+
     recomputed = pd.concat([values, qra], ignore_index=True)
     audit = build_audit(recomputed, published, study["tables"])
     counts = audit["status"].value_counts().to_dict()

@@ -85,7 +85,7 @@ def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.Dat
     return counts, mismatches[columns] if not mismatches.empty else pd.DataFrame(columns=columns)
 
 
-def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path):
+def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
     """Horizontal bars of CV* per measurand, grouped and coloured by study (lower = more reproducible)."""
     from humeval.figures import PALETTE, pyplot, save
 
@@ -106,7 +106,7 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path):
     ax.set_xlabel("CV* (%), original vs reproduction; lower = closer")
     ax.set_title("QRA Type I across studies")
     fig.tight_layout()
-    save(fig, path_stem)
+    save(fig, path_stem, formats)
     plt.close(fig)
 
 
@@ -160,7 +160,7 @@ def read_qra3_notes(exports: dict[str, str]) -> dict[tuple, list[str]]:
     return out
 
 
-def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path):
+def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
     """Criterion-level CV* (QRA3 Type I, mean over systems) per study and QRA3 table, with the share of
     agreeing findings (Type IV) written beside each bar."""
     from humeval.figures import PALETTE, pyplot, save
@@ -182,5 +182,5 @@ def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path):
     ax.set_xlabel("criterion-level CV* (%), QRA3 Type I; lower = closer")
     ax.set_title("QRA3 across studies")
     fig.tight_layout()
-    save(fig, path_stem)
+    save(fig, path_stem, formats)
     plt.close(fig)

@@ -4,7 +4,7 @@ rule audit:
         metrics="results/{study}/intermediate/metrics.csv",
         qra="results/{study}/intermediate/qra.csv",
         published="results/{study}/intermediate/published.csv",
-        code=CODE_VERSION,
+        code=code_for("audit"),
     output:
         audit=report(
             "results/{study}/numbers.csv",
@@ -17,6 +17,6 @@ rule audit:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("tables"),
     script:
         "../scripts/audit.py"

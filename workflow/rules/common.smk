@@ -1,4 +1,5 @@
 # Validation before anything runs, the loaded study configs, and the input functions.
+import os
 import re
 from pathlib import Path
 
@@ -6,6 +7,8 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 try:
+    from humeval.code_deps import ROOT as PACKAGE_DIR
+    from humeval.code_deps import script_files, study_modules
     from humeval.config import load_study, raw_filename
     from humeval.errors import HumevalError
 except ImportError as exc:
@@ -22,12 +25,15 @@ try:
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 
-# Every result depends on the package code too (Snakemake itself tracks only a rule's own script): the
-# rule code_version stamps the package sources, and every stage takes the stamp as an input.
-PACKAGE_SOURCES = sorted(str(p) for p in Path(WORKFLOW_ROOT, "humeval").rglob("*.py"))
+# code_version stamps every package source (provenance, results/code_version.txt). Each stage
+# depends only on the sources its job runs (code_for): its script's imports, transitively, and the loaders,
+# metrics and QRA types its study names, so a change reruns only the jobs that run the changed code.
+PACKAGE_SOURCES = sorted(os.path.relpath(p) for p in Path(WORKFLOW_ROOT, "humeval").rglob("*.py"))
 CODE_VERSION = "results/code_version.txt"
 
 RAW_DIR = config.get("raw_dir", "data/raw")
+# PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
+FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
 
 
 wildcard_constraints:
@@ -53,8 +59,21 @@ def get_raw_files(wildcards):
     ]
 
 
-def get_study(wildcards):
-    return STUDIES[wildcards.study]
+def code_for(stage):
+    """Input function: the package sources the ``stage`` job of a study runs (humeval.code_deps)."""
+    script = Path(WORKFLOW_ROOT, "scripts", f"{stage}.py")
+    return lambda wildcards: [
+        os.path.relpath(Path(WORKFLOW_ROOT, "humeval", Path(f).relative_to(PACKAGE_DIR)))
+        for f in script_files(
+            script, study_modules(stage, STUDIES[wildcards.study] if "study" in wildcards.keys() else {})
+        )
+    ]
+
+
+def config_slice(*keys):
+    """Params function: only the parts of the study config a rule reads, so editing another part (a figure
+    option, a published number) does not rerun it."""
+    return lambda wildcards: {k: STUDIES[wildcards.study][k] for k in ("name", *keys) if k in STUDIES[wildcards.study]}
 
 
 def get_published_config(wildcards):
@@ -90,6 +109,7 @@ def get_final_output():
             )
         ]
     return outputs + [
+        CODE_VERSION,
         "results/summary/qra.csv",
         "results/summary/claims.csv",
         "results/summary/audit.csv",

@@ -3,7 +3,7 @@ rule exclude:
     input:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
-        code=CODE_VERSION,
+        code=code_for("exclude"),
     output:
         kept="results/{study}/intermediate/judgements_kept.csv",
         exclusions="results/{study}/exclusions.csv",
@@ -13,6 +13,6 @@ rule exclude:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("exclusions"),
     script:
         "../scripts/exclude.py"

@@ -2,7 +2,7 @@ rule extract:
     """Raw exports -> tidy long table (one row per judgement, pseudonymous ids) and participants."""
     input:
         raw=f"{RAW_DIR}/{{study}}",
-        code=CODE_VERSION,
+        code=code_for("extract"),
     output:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
@@ -11,7 +11,7 @@ rule extract:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("raw", "extract"),
         files=get_raw_files,
     script:
         "../scripts/extract.py"

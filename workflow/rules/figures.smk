@@ -1,8 +1,8 @@
 rule figures:
-    """The study's figures (PNG + PDF), drawn from numbers.csv so they show what the tables show."""
+    """The study's figures (PNG; PDF too with figure_formats), drawn from numbers.csv so they show what the tables show."""
     input:
         audit="results/{study}/numbers.csv",
-        code=CODE_VERSION,
+        code=code_for("figures"),
     output:
         figures=report(
             directory("results/{study}/figures"),
@@ -16,6 +16,7 @@ rule figures:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("figures"),
+        formats=FIGURE_FORMATS,
     script:
         "../scripts/figures.py"

@@ -7,7 +7,7 @@ rule metrics:
         exclusions="results/{study}/exclusions.csv",
         variants="results/{study}/exclusions_variants.csv",
         published="results/{study}/intermediate/published.csv",
-        code=CODE_VERSION,
+        code=code_for("metrics"),
     output:
         metrics="results/{study}/intermediate/metrics.csv",
     log:
@@ -15,6 +15,6 @@ rule metrics:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("metrics", "systems", "published_aggregates"),
     script:
         "../scripts/metrics.py"

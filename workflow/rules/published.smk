@@ -3,7 +3,7 @@ rule published:
     transcribes from the paper, and the rows of published files (full precision) where the study has any."""
     input:
         raw=get_published_raw,
-        code=CODE_VERSION,
+        code=code_for("published"),
     output:
         published="results/{study}/intermediate/published.csv",
     log:

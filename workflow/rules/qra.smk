@@ -4,7 +4,7 @@ rule qra:
         metrics="results/{study}/intermediate/metrics.csv",
         published="results/{study}/intermediate/published.csv",
         kept="results/{study}/intermediate/judgements_kept.csv",
-        code=CODE_VERSION,
+        code=code_for("qra"),
     output:
         qra="results/{study}/intermediate/qra.csv",
         summary="results/{study}/intermediate/qra_summary.csv",
@@ -14,6 +14,6 @@ rule qra:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("qra", "qra3", "experiments"),
     script:
         "../scripts/qra.py"

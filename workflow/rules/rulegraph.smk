@@ -1,8 +1,9 @@
 rule rulegraph:
     """The rule graph for reviewers: DOT always, SVG via graphviz when installed (else matplotlib)."""
     input:
-        code=CODE_VERSION,
-        snakefiles=[workflow.main_snakefile] + sorted(str(p) for p in Path(WORKFLOW_ROOT, "rules").glob("*.smk")),
+        code=code_for("rulegraph"),
+        snakefiles=[os.path.relpath(workflow.main_snakefile)]
+        + sorted(os.path.relpath(p) for p in Path(WORKFLOW_ROOT, "rules").glob("*.smk")),
     output:
         dot="results/rulegraph.dot",
         svg=report("results/rulegraph.svg", caption="../report/rulegraph.rst", category="Rule graph"),

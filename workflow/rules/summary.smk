@@ -4,7 +4,7 @@ rule summary:
         audits=expand("results/{study}/numbers.csv", study=STUDIES),
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
         qra3=expand("results/{study}/qra3", study=STUDIES),
-        code=CODE_VERSION,
+        code=code_for("summary"),
     output:
         qra=report("results/summary/qra.csv", caption="../report/summary_qra.rst", category="Summary"),
         qra_md="results/summary/qra.md",
@@ -16,17 +16,16 @@ rule summary:
         ),
         audit_md="results/summary/audit.md",
         figure=report("results/summary/figure_cv_star.png", caption="../report/summary_figure.rst", category="Summary"),
-        figure_pdf="results/summary/figure_cv_star.pdf",
         qra3=report("results/summary/qra3.csv", caption="../report/summary_qra3.rst", category="Summary"),
         qra3_md="results/summary/qra3.md",
         qra3_figure=report("results/summary/figure_qra3.png", caption="../report/summary_qra3.rst", category="Summary"),
-        qra3_figure_pdf="results/summary/figure_qra3.pdf",
     log:
         "results/logs/summary/summary.log",
     conda:
         "../../envs/humeval.yaml"
     params:
         studies=list(STUDIES),
-        configs=STUDIES,
+        formats=FIGURE_FORMATS,
+        configs={name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()},
     script:
         "../scripts/summary.py"

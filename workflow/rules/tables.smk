@@ -2,7 +2,7 @@ rule tables:
     """Every paper table as CSV (full precision) and Markdown (the paper's precision, marked cells), from the audit."""
     input:
         audit="results/{study}/numbers.csv",
-        code=CODE_VERSION,
+        code=code_for("tables"),
     output:
         tables=report(
             directory("results/{study}/tables"),
@@ -16,6 +16,6 @@ rule tables:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_study,
+        study=config_slice("tables", "rounding"),
     script:
         "../scripts/tables.py"

@@ -6,7 +6,12 @@ from humeval.runner import run
 
 
 def main():
-    draw_figures(read_csv(snakemake.input.audit), snakemake.params.study.get("figures", []), snakemake.output.figures)
+    draw_figures(
+        read_csv(snakemake.input.audit),
+        snakemake.params.study.get("figures", []),
+        snakemake.output.figures,
+        tuple(snakemake.params.formats),
+    )
 
 
 run(snakemake, main)

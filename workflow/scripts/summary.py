@@ -33,14 +33,15 @@ def main():
         "**Audit per study**\n\n" + frame_markdown(counts) + "\n\n**Mismatches and their "
         "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
     )
-    cv_star_figure(qra, Path(out.figure).with_suffix(""))
+    formats = tuple(snakemake.params.formats)
+    cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
     notes = read_qra3_notes(dict(zip(studies, snakemake.input.qra3)))
     qra3 = qra3_summary(audits, snakemake.params.configs, notes)
     qra3.to_csv(out.qra3, index=False)
     Path(out.qra3_md).write_text(
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
     )
-    qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""))
+    qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
 
 
 run(snakemake, main)

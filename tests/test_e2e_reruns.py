@@ -1,0 +1,90 @@
+"""A rerun touches only what changed (dry runs after a full run): a figure option reruns that study's
+figures, package code reruns only the jobs that run it, a loader only the studies using it, a new study no
+existing study's jobs. Snakemake compares checksums, so each edit changes content, not only the mtime."""
+
+import re
+import shutil
+
+import pytest
+import yaml
+from helpers import raw_source, run_snakemake
+
+pytestmark = pytest.mark.e2e
+JOB = re.compile(r"^(?:local)?rule (\w+):\n(?:    .*\n)*?    wildcards: study=([\w-]+)", re.MULTILINE)
+
+
+@pytest.fixture
+def built(full_run, tmp_path):
+    target = tmp_path / "project"
+    shutil.copytree(full_run, target, symlinks=True, ignore=shutil.ignore_patterns("report.html"))
+    return target
+
+
+def planned(workdir) -> set[tuple[str, str]]:
+    result = run_snakemake(workdir, "-n", env=raw_source())
+    assert result.returncode == 0, result.stderr[-2000:]
+    text = result.stdout + result.stderr
+    jobs = set(JOB.findall(text))
+    jobs |= {
+        (rule, "")
+        for rule in re.findall(r"^(?:local)?rule (\w+):\n(?!(?:    .*\n)*?    wildcards:)", text, re.MULTILINE)
+    }
+    return jobs
+
+
+def edit_yaml(path, change):
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def test_nothing_to_do_after_a_full_run(built):
+    assert {rule for rule, _ in planned(built)} <= {"all"} or planned(built) == set()
+
+
+def test_a_figure_option_reruns_only_that_studys_figures(built):
+    edit_yaml(
+        built / "config/studies/hosking-2022-paraphrase-meaning.yaml",
+        lambda s: s["figures"][0].update(title="another title"),
+    )
+    jobs = planned(built) - {("all", "")}
+    assert jobs == {("figures", "hosking-2022-paraphrase-meaning")}, jobs
+
+
+def test_editing_figures_py_reruns_only_figure_drawing_jobs(built):
+    with open(built / "workflow/humeval/figures.py", "a") as handle:
+        handle.write("\n# a comment\n")
+    rules = {rule for rule, _ in planned(built)} - {"all"}
+    assert rules == {"figures", "summary", "rulegraph", "code_version"}, rules  # summary and rule graph draw too
+
+
+def test_editing_a_loader_reruns_only_the_studies_using_it(built):
+    with open(built / "workflow/humeval/loaders/tabular.py", "a") as handle:
+        handle.write("\n# a comment\n")
+    jobs = planned(built)
+    studies = {study for _, study in jobs if study}
+    assert studies == {"yao-2022-storybook-qag"}, studies
+    assert ("extract", "yao-2022-storybook-qag") in jobs
+
+
+def test_a_published_number_reruns_only_that_study_from_the_published_stage(built):
+    edit_yaml(
+        built / "config/studies/hosking-2022-paraphrase-meaning.yaml",
+        lambda s: s["published"][1]["cells"]["VAE"].update(reproduction="23.01"),
+    )
+    jobs = planned(built)
+    assert {study for _, study in jobs if study} == {"hosking-2022-paraphrase-meaning"}
+    assert not {rule for rule, _ in jobs} & {"fetch_raw", "extract", "exclude"}
+    assert ("audit", "hosking-2022-paraphrase-meaning") in jobs and (
+        "tables",
+        "hosking-2022-paraphrase-meaning",
+    ) in jobs
+
+
+def test_adding_a_study_reruns_no_existing_study(built):
+    from helpers import REPO
+
+    shutil.copy(REPO / "config/studies/_template.yaml", built / "config/studies/example-2025-ranking.yaml")
+    edit_yaml(built / "config/config.yaml", lambda c: c["studies"].append("example-2025-ranking"))
+    jobs = planned(built)
+    assert {study for _, study in jobs if study} == {"example-2025-ranking"}, jobs
