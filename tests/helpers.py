@@ -65,6 +65,7 @@ def copy_project(target: Path, studies: list[str] | None = None) -> Path:
     shutil.copytree(REPO / "workflow", target / "workflow", ignore=ignore)
     shutil.copytree(REPO / "config", target / "config", ignore=ignore)
     shutil.copytree(REPO / "envs", target / "envs", ignore=ignore)
+    shutil.copytree(REPO / "profiles", target / "profiles", ignore=ignore)
     if studies is not None:
         import yaml
 
