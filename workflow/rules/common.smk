@@ -1,6 +1,7 @@
 # Validation before anything runs, the loaded study configs, and the input functions.
 import os
 import re
+import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -19,6 +20,13 @@ except ImportError as exc:
 
 WORKFLOW_ROOT = Path(workflow.current_basedir).parent
 validate(config, schema="../schemas/config.schema.yaml")
+
+# A run killed outright leaves its lock behind; drop it when no Snakemake runs here, so a plain rerun works
+# (a live run's lock stays: a second concurrent run still stops with Snakemake's lock message).
+from humeval.locks import remove_stale_locks  # noqa: E402
+
+if remove_stale_locks("."):
+    print("humeval: removed a stale lock left by an interrupted run (no Snakemake is running here)", file=sys.stderr)
 
 try:
     STUDIES = {name: load_study(Path("config/studies") / f"{name}.yaml") for name in config["studies"]}

@@ -1,0 +1,62 @@
+"""Faults: a run killed mid-way (SIGKILL of Snakemake and its jobs) is completed by a plain rerun with the
+same outputs as an uninterrupted run; a second run started while one is running stops with Snakemake's lock
+message and leaves the first run's outputs intact."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from helpers import copy_project, raw_source, run_snakemake
+
+pytestmark = pytest.mark.e2e
+STUDY = "hosking-2022-paraphrase-meaning"
+
+
+def start(workdir):
+    env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"} | raw_source()
+    return subprocess.Popen(
+        [sys.executable, "-m", "snakemake", "--cores", "2"],
+        cwd=workdir,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def wait_for(path, seconds=120):
+    started = time.monotonic()
+    while not path.exists() and time.monotonic() - started < seconds:
+        time.sleep(0.05)
+    assert path.exists(), path
+
+
+def test_a_killed_run_is_completed_by_a_plain_rerun(full_run, tmp_path):
+    workdir = copy_project(tmp_path / "project", [STUDY])
+    process = start(workdir)
+    wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
+    os.killpg(process.pid, signal.SIGKILL)  # Snakemake and every job it started, no cleanup
+    process.wait()
+    assert not (workdir / "results" / STUDY / "numbers.csv").exists()  # it really was cut short
+    assert list((workdir / ".snakemake/locks").glob("*.lock"))  # and left its lock behind
+    rerun = run_snakemake(workdir, env=raw_source())
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    assert "removed a stale lock" in rerun.stderr
+    for path in ("numbers.csv", "exclusions.csv", "tidy/judgements.csv", "tables/table1.csv", "tables/table1.md"):
+        assert (workdir / "results" / STUDY / path).read_bytes() == (full_run / "results" / STUDY / path).read_bytes()
+
+
+def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path):
+    workdir = copy_project(tmp_path / "project", [STUDY])
+    first = start(workdir)
+    wait_for(workdir / ".snakemake/locks")
+    second = run_snakemake(workdir, env=raw_source())
+    assert second.returncode != 0
+    assert "LockException" in second.stderr and "--unlock" in second.stderr
+    assert first.wait(timeout=300) == 0  # the first run is not disturbed
+    assert (workdir / "results" / STUDY / "numbers.csv").read_bytes() == (
+        full_run / "results" / STUDY / "numbers.csv"
+    ).read_bytes()
