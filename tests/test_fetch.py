@@ -76,3 +76,20 @@ def sha256_of_bytes(data: bytes) -> str:
     import hashlib
 
     return hashlib.sha256(data).hexdigest()
+
+
+def test_a_raw_file_changed_after_fetching_is_refused_where_it_is_read(tmp_path):
+    from humeval.fetch import fetch_study, verify_fetched
+
+    data = b"pinned content\n"
+    (tmp_path / "mirror" / mirror_relpath(URL)).parent.mkdir(parents=True)
+    (tmp_path / "mirror" / mirror_relpath(URL)).write_bytes(data)
+    files = [{"id": "x", "url": URL, "sha256": sha256_of_bytes(data), "filename": "x.csv"}]
+    folder = tmp_path / "raw"
+    fetch_study(files, folder, mirror=[tmp_path / "mirror"], study="s")
+    verify_fetched(folder, files, study="s")  # unchanged: the size + mtime stamp passes without hashing
+    os.utime(folder / "x.csv")  # touched, same bytes: hashed again, still the pinned file
+    verify_fetched(folder, files, study="s")
+    (folder / "x.csv").write_bytes(b"edited by hand\n")
+    with pytest.raises(HumevalError, match=r"x\.csv.*changed after it was fetched"):
+        verify_fetched(folder, files, study="s")

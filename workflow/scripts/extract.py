@@ -2,11 +2,13 @@
 
 import os
 
+from humeval.fetch import verify_fetched
 from humeval.pipeline import extract_study
 from humeval.runner import run
 
 
 def main():
+    verify_fetched(snakemake.input.raw, snakemake.params.files, study=snakemake.wildcards.study)
     raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
     raw_paths = {raw_id: path for raw_id, path in raw_paths.items() if os.path.exists(path)}
     judgements, participants = extract_study(snakemake.params.study, raw_paths)

@@ -1,10 +1,13 @@
 """The study's published numbers (config strings, published files) -> intermediate/published.csv (rule published)."""
 
+from humeval.fetch import verify_fetched
 from humeval.published import published_numbers
 from humeval.runner import run
 
 
 def main():
+    if snakemake.input.raw:
+        verify_fetched(snakemake.input.raw[0], snakemake.params.files, study=snakemake.wildcards.study)
     raw_paths = {f["id"]: f"{snakemake.input.raw[0]}/{f['filename']}" for f in snakemake.params.files}
     published_numbers(snakemake.params.study, raw_paths).to_csv(snakemake.output.published, index=False)
 
