@@ -82,3 +82,49 @@ def test_kappa_and_icc_by_group():
     assert cell(icc, "ICC-C", "q") == pytest.approx(expected.loc["ICC(C,k)", "ICC"])
     assert cell(icc, "ICC-A", "q") == pytest.approx(expected.loc["ICC(A,k)", "ICC"])
     assert 0 <= cell(icc, "ICC-A|p", "q") < 0.01
+
+
+def test_effect_size_d_by_hand_and_a_seeded_bootstrap_ci():
+    from humeval.metrics.effect_size import effect_size_numbers
+
+    out = effect_size_numbers(
+        RATINGS,
+        table="t",
+        compare="system",
+        pairs=[["A", "B"]],
+        row="{a}-{b}",
+        columns={"d": "d", "low": "lo", "high": "hi"},
+        resamples=999,
+    )
+    # A 5,4,4,3 (mean 4, var 2/3); B 2,1,3,2 (mean 2, var 2/3): d = 2 / sqrt(2/3) = 2.4495
+    assert cell(out, "A-B", "d") == pytest.approx(2 / (2 / 3) ** 0.5)
+    assert cell(out, "A-B", "lo") < cell(out, "A-B", "d") < cell(out, "A-B", "hi")
+    again = effect_size_numbers(
+        RATINGS, table="t", compare="system", pairs=[["A", "B"]], row="{a}-{b}", columns={"low": "lo"}, resamples=999
+    )
+    assert cell(again, "A-B", "lo") == cell(out, "A-B", "lo")  # seeded
+
+
+def test_tabular_loader_melts_one_column_per_system(tmp_path):
+    from humeval.loaders.tabular import load
+
+    path = tmp_path / "wide.csv"
+    path.write_text("rater,item,quality_sysA,quality_sysB\nr1,i1,4,2\nr2,i1,5,\n")
+    judgements, participants = load(
+        {"ratings": str(path)},
+        {
+            "shape": "melt",
+            "participant": "rater",
+            "item": ["item"],
+            "columns": r"^(?P<criterion>\w+)_(?P<system>sys\w)$",
+        },
+        study="s",
+        side="O",
+    )
+    assert sorted(zip(judgements["system"], judgements["value"].fillna(-1))) == [
+        ("sysA", 4.0),
+        ("sysA", 5.0),
+        ("sysB", -1.0),
+        ("sysB", 2.0),
+    ]
+    assert set(judgements["criterion"]) == {"quality"} and len(participants) == 2

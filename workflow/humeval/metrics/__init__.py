@@ -44,6 +44,7 @@ METRICS: dict[str, str] = {
     "kappa_by_group": "humeval.metrics.agreement:kappa_by_group_numbers",
     "significance": "humeval.metrics.significance:significance_numbers",
     "item_correlation": "humeval.metrics.item_correlation:item_correlation_numbers",
+    "effect_size": "humeval.metrics.effect_size:effect_size_numbers",
 }
 
 

@@ -6,6 +6,9 @@ x's wins / (wins + losses) over all its comparisons (ties dropped). Group differ
 Delta(G1, G2) = mean over bot pairs of |ES_G1(a, b) - ES_G2(a, b)|, with a bootstrap CI that resamples
 each group's units independently (Likert: singly annotated dialogues; pairwise: singly annotated pairs),
 vectorised over resamples (``scipy.stats.bootstrap(vectorized=True)``).
+
+Bespoke (beside the generic ``effect_size``) because these are differences of per-bot-pair effects between
+evaluator groups over the authors' seeded single-annotation sampler, which a grouping cannot express.
 """
 
 from __future__ import annotations
