@@ -73,53 +73,55 @@ def signature_parameters(module: str, function: str, skip: tuple[str, ...] = ("d
     )
 
 
-def dict_keys_read(module: str, variable: str) -> tuple[Parameter, ...]:
-    """The keys a module reads from the dict named ``variable``: ``variable["k"]`` (required unless also read
-    with a default somewhere) and ``variable.get("k", default)`` (optional), in order of first use."""
-    tree, _ = _module_tree(module)
+def _keys_read(nodes, variable: str) -> tuple[Parameter, ...]:
+    """The keys read from the dict named ``variable`` among ``nodes``: ``variable["k"]`` is required unless the
+    key is also read with ``variable.get("k", default)`` or guarded by ``"k" in variable``, in order of use."""
     found: dict[str, str | None] = {}
     required: set[str] = set()
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Subscript)
-            and isinstance(node.value, ast.Name)
-            and node.value.id == variable
-            and isinstance(node.slice, ast.Constant)
-            and isinstance(node.slice.value, str)
-        ):
-            found.setdefault(node.slice.value, None)
-            required.add(node.slice.value)
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "get"
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == variable
-            and node.args
-            and isinstance(node.args[0], ast.Constant)
-        ):
-            default = ast.unparse(node.args[1]) if len(node.args) > 1 else "None"
-            found[node.args[0].value] = default
-    for node in ast.walk(tree):  # ``"k" in params`` guards a read: the key is optional
-        if (
-            isinstance(node, ast.Compare)
-            and isinstance(node.left, ast.Constant)
-            and isinstance(node.ops[0], ast.In)
-            and isinstance(node.comparators[0], ast.Name)
-            and node.comparators[0].id == variable
-        ):
-            required.discard(node.left.value)
-            if found.get(node.left.value) is None:
-                found[node.left.value] = "None"
-    ordered = sorted(found, key=lambda k: _first_use(tree, variable, k))
+    for root in nodes:
+        for node in ast.walk(root):
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == variable
+                and isinstance(node.slice, ast.Constant)
+                and isinstance(node.slice.value, str)
+            ):
+                found.setdefault(node.slice.value, None)
+                required.add(node.slice.value)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "get"
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == variable
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                found[node.args[0].value] = ast.unparse(node.args[1]) if len(node.args) > 1 else "None"
+            elif (
+                isinstance(node, ast.Compare)
+                and isinstance(node.left, ast.Constant)
+                and isinstance(node.ops[0], ast.In)
+                and isinstance(node.comparators[0], ast.Name)
+                and node.comparators[0].id == variable
+            ):
+                required.discard(node.left.value)
+                if found.get(node.left.value) is None:
+                    found[node.left.value] = "None"
+    positions = {}
+    for root in nodes:
+        for node in ast.walk(root):
+            if isinstance(node, ast.Constant) and node.value in found and node.value not in positions:
+                positions[node.value] = (node.lineno, node.col_offset)
+    ordered = sorted(found, key=lambda k: positions.get(k, (10**9, 0)))
     return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in ordered)
 
 
-def _first_use(tree: ast.Module, variable: str, key: str) -> tuple[int, int]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value == key:
-            return node.lineno, node.col_offset
-    return (10**9, 0)
+def dict_keys_read(module: str, variable: str) -> tuple[Parameter, ...]:
+    """The keys a module reads from the dict named ``variable`` (loaders: ``params``)."""
+    tree, _ = _module_tree(module)
+    return _keys_read([tree], variable)
 
 
 def docstring(module: str, function: str | None = None) -> str:
@@ -174,32 +176,8 @@ def figure_entries() -> dict[str, Entry]:
 
 
 def _function_dict_keys(module: str, function: str, variable: str) -> tuple[Parameter, ...]:
-    """Like :func:`dict_keys_read`, within one function (and the nested functions it defines)."""
-    node = _function(module, function)
-    wrapper = ast.Module(body=[node], type_ignores=[])
-    found: dict[str, str | None] = {}
-    required: set[str] = set()
-    for sub in ast.walk(wrapper):
-        if (
-            isinstance(sub, ast.Subscript)
-            and isinstance(sub.value, ast.Name)
-            and sub.value.id == variable
-            and isinstance(sub.slice, ast.Constant)
-            and isinstance(sub.slice.value, str)
-        ):
-            found.setdefault(sub.slice.value, None)
-            required.add(sub.slice.value)
-        elif (
-            isinstance(sub, ast.Call)
-            and isinstance(sub.func, ast.Attribute)
-            and sub.func.attr == "get"
-            and isinstance(sub.func.value, ast.Name)
-            and sub.func.value.id == variable
-            and sub.args
-            and isinstance(sub.args[0], ast.Constant)
-        ):
-            found[sub.args[0].value] = ast.unparse(sub.args[1]) if len(sub.args) > 1 else "None"
-    return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in found)
+    """Like :func:`dict_keys_read`, within one function (and the functions nested in it)."""
+    return _keys_read([_function(module, function)], variable)
 
 
 def unknown_keys(given: dict, allowed: list[str], key_path: str) -> str | None:

@@ -100,6 +100,18 @@ def value_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
     return frame[VALUE_COLUMNS]
 
 
+def groups_of(rows: pd.DataFrame, by) -> list[tuple[dict, pd.DataFrame]]:
+    """(keys as a dict, rows) for each group of the ``by`` columns, in order of first appearance; one group
+    of all rows when ``by`` is empty."""
+    by = list(by)
+    if not by:
+        return [({}, rows)]
+    return [
+        (dict(zip(by, keys if isinstance(keys, tuple) else (keys,))), part)
+        for keys, part in rows.groupby(by, sort=False)
+    ]
+
+
 def render(template: str, keys: dict, labels: dict | None = None) -> str:
     """A row or column label from a template over group keys, each key shown through ``labels``
     ({key: {value: label}}) where given.

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -144,8 +144,7 @@ def alpha_by_group_numbers(
     ``by``, e.g. per criterion and experiment; cells at the ``row``/``column`` templates over the keys."""
     rows = data.rows(frame, variant, where)
     out = []
-    for keys, part in rows.groupby(by, sort=False):
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         alpha = krippendorff_alpha(part.assign(value=pd.to_numeric(part["value"])), units, level)
         out.append((render(row, keys, labels), render(column, keys, labels), alpha))
     return value_frame(table, out)
@@ -201,8 +200,7 @@ def kappa_by_group_numbers(
     templates over the keys."""
     rows = data.rows(frame, variant, where)
     out = []
-    for keys, part in rows.groupby(by, sort=False):
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         value = kappa(part.assign(value=pd.to_numeric(part["value"])), list(units), method)
         out.append((render(row, keys, labels), render(column, keys, labels), value))
     return value_frame(table, out)

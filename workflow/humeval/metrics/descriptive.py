@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 
 STATISTICS = {
     "mean": lambda v: v.mean(),
@@ -39,10 +39,9 @@ def describe_numbers(
     if unknown:
         raise HumevalError(f"metric describe: unknown statistic(s) {unknown}; known: {sorted([*STATISTICS, 'share'])}")
     rows = data.rows(frame, variant, where)
-    values = pd.to_numeric(rows["value"])
     out = []
-    for keys, part in values.groupby([rows[c] for c in by], sort=False):
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, group in groups_of(rows, by):
+        part = pd.to_numeric(group["value"])
         for stat in stats:
             fields = {**keys, "stat": stat}
             if stat == "share":

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 
 
 def cohens_d(x, y, axis: int = -1):
@@ -50,9 +50,7 @@ def effect_size_numbers(
 
     rows = data.rows(frame, variant, where)
     out = []
-    groups = rows.groupby(list(by), sort=False) if by else [((), rows)]
-    for keys, part in groups:
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         for a, b in pairs:
             x = pd.to_numeric(part.loc[part[compare] == a, "value"]).to_numpy(float)
             y = pd.to_numeric(part.loc[part[compare] == b, "value"]).to_numpy(float)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 
 METHODS = {
     "pearson": ("pearson_r", "pearson_p"),
@@ -43,8 +43,7 @@ def item_correlation_numbers(
     rows = data.rows(frame, variant, where)
     rows = rows.assign(value=pd.to_numeric(rows["value"]))
     out = []
-    for keys, part in rows.groupby(list(by), sort=False):
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         means = part.groupby(["side", *units])["value"].mean()
         if x not in means.index.get_level_values(0) or y not in means.index.get_level_values(0):
             continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 
 
 def mann_whitney_u(a, b, alternative: str = "two-sided") -> dict[str, float]:
@@ -92,9 +92,7 @@ def significance_numbers(
     ``pair_on`` columns (mean per unit). ``row``: a template over the ``by`` keys, ``{a}`` and ``{b}``."""
     rows = data.rows(frame, variant, where)
     out, p_cells = [], {}
-    groups = rows.groupby(list(by), sort=False) if by else [((), rows)]
-    for keys, part in groups:
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         for a, b in pairs:
             x = pd.to_numeric(part.loc[part[compare] == a, "value"]).to_numpy()
             y = pd.to_numeric(part.loc[part[compare] == b, "value"]).to_numpy()

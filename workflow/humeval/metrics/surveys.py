@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render, value_frame
+from humeval.metrics import StudyData, groups_of, render, value_frame
 from humeval.rounding import round_half_up
 
 ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
@@ -121,8 +121,7 @@ def icc_by_group_numbers(
     (``ICC-C``, ``ICC-A``, ``ICC-C|p``, ``ICC-A|p``). Every rater must rate every item of the group."""
     rows = data.rows(frame, variant, where)
     out = []
-    for keys, part in rows.groupby(by, sort=False):
-        keys = dict(zip(by, keys if isinstance(keys, tuple) else (keys,)))
+    for keys, part in groups_of(rows, by):
         for name, (value, p) in icc(part.assign(value=pd.to_numeric(part["value"]))).items():
             for label, number in ((name, value), (f"{name}|p", p)):
                 fields = {**keys, "icc": label}
