@@ -15,6 +15,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -74,17 +75,80 @@ def resolve_mirror(configured: str | list[str] | None) -> list[Path]:
     return [Path(v).expanduser().resolve() for v in values]
 
 
-def _download(url: str, target: Path, timeout: float = 30.0) -> None:
+BASE_URL_ENV = "HUMEVAL_RAW_BASE_URL"
+TIMEOUT_ENV = "HUMEVAL_DOWNLOAD_TIMEOUT"
+GITHUB_RAW = "https://raw.githubusercontent.com/"
+ATTEMPTS = 3
+
+
+def download_url(url: str) -> str:
+    """Where a pinned URL is downloaded from: the URL itself, or, with ``$HUMEVAL_RAW_BASE_URL`` set (a
+    proxy, an internal copy of GitHub's raw host, a test server), the same path under that base.
+
+    >>> os.environ[BASE_URL_ENV] = "http://127.0.0.1:8000/"
+    >>> download_url("https://raw.githubusercontent.com/o/r/c/a.csv")
+    'http://127.0.0.1:8000/o/r/c/a.csv'
+    >>> del os.environ[BASE_URL_ENV]
+    """
+    base = os.environ.get(BASE_URL_ENV)
+    if base and url.startswith(GITHUB_RAW):
+        return base.rstrip("/") + "/" + url[len(GITHUB_RAW) :]
+    return url
+
+
+def _pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+class _Retryable(Exception):
+    """A transfer that may succeed when tried again (a server error, a dropped or stalled connection)."""
+
+
+def _download_once(url: str, target: Path, timeout: float) -> None:
+    import http.client
+
     request = urllib.request.Request(url, headers={"User-Agent": "humeval-repro"})
-    with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
-        total = int(response.headers.get("Content-Length") or 0)
-        done, next_report = 0, 0.25
-        for block in iter(lambda: response.read(_CHUNK), b""):
-            out.write(block)
-            done += len(block)
-            if total and done / total >= next_report:
-                log.info("  %s: %d%% of %d bytes", target.name, int(100 * done / total), total)
-                next_report += 0.25
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
+            total = int(response.headers.get("Content-Length") or 0)
+            done, next_report = 0, 0.25
+            for block in iter(lambda: response.read(_CHUNK), b""):
+                out.write(block)
+                done += len(block)
+                if total > 4 * _CHUNK and done / total >= next_report:  # progress for files over a few blocks
+                    log.info("  %s: %d%% of %d bytes", target.name, int(100 * done / total), total)
+                    next_report += 0.25
+            if total and done != total:
+                raise _Retryable(f"the transfer was cut short: {done} of {total} bytes")
+    except urllib.error.HTTPError as exc:
+        if exc.code >= 500:
+            raise _Retryable(f"HTTP {exc.code} {exc.reason}") from None
+        raise
+    except http.client.IncompleteRead as exc:
+        raise _Retryable(f"the transfer was cut short: {len(exc.partial)} bytes read") from None
+    except (TimeoutError, ConnectionError) as exc:
+        raise _Retryable(f"{type(exc).__name__}: {exc or 'timed out'}") from None
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, (TimeoutError, ConnectionError)):
+            raise _Retryable(f"{type(exc.reason).__name__}: {exc.reason}") from None
+        raise
+
+
+def _download(url: str, target: Path, timeout: float | None = None, attempts: int = ATTEMPTS) -> None:
+    """Download ``url`` to ``target``, following redirects; a server error, a cut or stalled transfer is
+    tried again up to ``attempts`` times with a doubling pause (0.5 s, 1 s, ...); a client error (404) is not.
+    The timeout per attempt is ``$HUMEVAL_DOWNLOAD_TIMEOUT`` seconds (default 30)."""
+    timeout = timeout if timeout is not None else float(os.environ.get(TIMEOUT_ENV, "30"))
+    for attempt in range(1, attempts + 1):
+        try:
+            _download_once(url, target, timeout)
+            return
+        except _Retryable as exc:
+            if attempt == attempts:
+                raise urllib.error.URLError(f"{exc} (after {attempts} attempts)") from None
+            pause = 0.5 * 2 ** (attempt - 1)
+            log.warning("download of %s failed (%s); trying again in %.1f s", url, exc, pause)
+            _pause(pause)
 
 
 def fetch_raw(
@@ -121,14 +185,16 @@ def fetch_raw(
         if origin is None and mirrors:
             log.info("not in the mirror(s) %s; downloading", [str(m) for m in mirrors])
         if origin is None:
+            source = download_url(url)
             try:
-                log.info("downloading %s", url)
-                _download(url, tmp)
+                log.info("downloading %s", source)
+                _download(source, tmp)
             except (urllib.error.URLError, OSError, TimeoutError) as exc:
                 shown = ", ".join(str(m) for m in mirrors)
                 where = f" and it is not in the mirror(s) {shown}" if mirrors else " (no mirror configured)"
                 raise HumevalError(
-                    f"cannot download {url}: {exc}{where}. Set --config raw_mirror=DIR or "
+                    f"cannot download {url}{'' if source == url else f' (from {source})'}: {exc}{where}. "
+                    "Set --config raw_mirror=DIR or "
                     f"${MIRROR_ENV} to a folder with the layout github/<owner>/<repo>/<commit>/<path>.",
                     study=study,
                     file=str(target),
