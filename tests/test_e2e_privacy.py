@@ -120,3 +120,46 @@ def test_the_check_finds_a_planted_identifier(full_run, tmp_path):
     planted = min(ids["ip"])
     (tmp_path / "table.csv").write_text(f"row,value\nx,{planted}\n")
     assert find_leaks(tmp_path, ids, project_vocabulary(full_run)) == {"table.csv": ["ip"]}
+
+
+def test_no_raw_identifier_in_the_logs_or_messages_of_failed_runs(full_run, tmp_path):
+    """Faults that stop a run inside a loader (a damaged Figure Eight report with worker ids, IP addresses and
+    cities; a truncated Prolific database): the error message, results/logs and .snakemake/log hold no id."""
+    import hashlib
+    import shutil
+
+    import yaml
+    from helpers import copy_project, run_snakemake
+
+    from humeval.fetch import mirror_relpath
+
+    ids, vocabulary = identifiers(full_run), project_vocabulary(full_run)
+    faults = {
+        ("shardlow-2019-clinical-simplification", "report"): lambda data: data.replace(b",1,", b",first,", 40),
+        ("hosking-2022-paraphrase-meaning", "database"): lambda data: data[: len(data) // 3],
+    }
+    for (study, raw_id), damage in faults.items():
+        workdir = copy_project(tmp_path / study, [study])
+        path = workdir / "config/studies" / f"{study}.yaml"
+        config = yaml.safe_load(path.read_text())
+        mirror = tmp_path / f"mirror-{study}"
+        for entry in config["raw"]:
+            original = next((full_run / "data/raw" / study).glob(entry["id"] + ".*"), None)
+            if original is None:
+                continue
+            target = mirror / mirror_relpath(entry["url"])
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if entry["id"] == raw_id:
+                data = damage(original.read_bytes())
+                target.write_bytes(data)
+                entry["sha256"] = hashlib.sha256(data).hexdigest()
+            else:
+                shutil.copy(original, target)
+        path.write_text(yaml.safe_dump(config, sort_keys=False))
+        result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}")
+        assert result.returncode != 0 and "humeval error in extract" in result.stderr, result.stderr[-1500:]
+        (workdir / "stderr.txt").write_text(result.stdout + result.stderr)
+        for folder in (workdir / "results/logs", workdir / ".snakemake/log", workdir):
+            leaks = find_leaks(folder, ids, vocabulary) if folder.exists() else {}
+            leaks = {k: v for k, v in leaks.items() if not k.startswith(("config", "workflow", "data"))}
+            assert not leaks, f"{study}: raw identifiers in {folder}: {leaks}"
