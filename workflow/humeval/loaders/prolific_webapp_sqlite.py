@@ -95,6 +95,10 @@ def read_items(path: str, positions: int) -> pd.DataFrame:
             f"({', '.join(f + 'N' for f in FIELDS)})",
             file=path,
         )
+    repeated = wide.duplicated(expected)
+    if repeated.any():  # rows are tasks by position: a repeated row would shift every later task
+        row = int(repeated.to_numpy().argmax())
+        raise HumevalError(f"row {row + 2} repeats an earlier task row; tasks are read by position", file=path)
     wide = wide.reset_index(names="row")
     wide["task_number"] = wide["row"] + 1
     stubs = ["systema", "systemb", "dataset", "ix"]
@@ -115,6 +119,17 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     responses = read_responses(inputs["database"])
     answers = parse_answers(responses, criterion, inputs["database"])
     items = read_items(inputs["items"], positions)
+    if "system_codes" in params:  # a damaged or mistyped code in the item file must not become a new system
+        known = set(params["system_codes"])
+        for column in ("systema", "systemb"):
+            unknown = items[~items[column].isin(known)]
+            if not unknown.empty:
+                first = unknown.iloc[0]
+                raise HumevalError(
+                    f"task {first['task_number']}, question {first['question']}: {column} {first[column]!r} is not "
+                    f"one of the configured system_codes {sorted(known)}",
+                    file=inputs["items"],
+                )
     n_tasks = items["task_number"].max()
     beyond = answers["task_number"] > n_tasks
     if beyond.any():
