@@ -85,9 +85,9 @@ def download_url(url: str) -> str:
     """Where a pinned URL is downloaded from: the URL itself, or, with ``$HUMEVAL_RAW_BASE_URL`` set (a
     proxy, an internal copy of GitHub's raw host, a test server), the same path under that base.
 
-    >>> os.environ[BASE_URL_ENV] = "http://127.0.0.1:8000/"
+    >>> os.environ[BASE_URL_ENV] = "http://localhost:8000/"
     >>> download_url("https://raw.githubusercontent.com/o/r/c/a.csv")
-    'http://127.0.0.1:8000/o/r/c/a.csv'
+    'http://localhost:8000/o/r/c/a.csv'
     >>> del os.environ[BASE_URL_ENV]
     """
     base = os.environ.get(BASE_URL_ENV)
