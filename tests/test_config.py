@@ -10,12 +10,17 @@ from humeval.errors import HumevalError
 HOSKING = REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml"
 
 
-def write_variant(tmp_path: Path, change) -> Path:
-    study = yaml.safe_load(HOSKING.read_text())
+def study_variant(source: Path, tmp_path: Path, change) -> Path:
+    """A copy of a study file, changed, under its own name (the name must equal the file's)."""
+    study = yaml.safe_load(source.read_text())
     change(study)
-    path = tmp_path / HOSKING.name
+    path = tmp_path / source.name
     path.write_text(yaml.safe_dump(study, sort_keys=False))
     return path
+
+
+def write_variant(tmp_path: Path, change) -> Path:
+    return study_variant(HOSKING, tmp_path, change)
 
 
 def test_every_enabled_study_validates():
@@ -72,11 +77,7 @@ YAO = REPO / "config/studies/yao-2022-storybook-qag.yaml"
 
 
 def yao_variant(tmp_path: Path, change) -> Path:
-    study = yaml.safe_load(YAO.read_text())
-    change(study)
-    path = tmp_path / YAO.name
-    path.write_text(yaml.safe_dump(study, sort_keys=False))
-    return path
+    return study_variant(YAO, tmp_path, change)
 
 
 def test_an_experiment_id_used_twice_is_rejected(tmp_path):

@@ -84,12 +84,6 @@ def config_slice(*keys):
     return lambda wildcards: {k: STUDIES[wildcards.study][k] for k in ("name", *keys) if k in STUDIES[wildcards.study]}
 
 
-def get_published_config(wildcards):
-    """The part of the study config that holds published numbers (all the rule published reads)."""
-    study = STUDIES[wildcards.study]
-    return {key: study[key] for key in ("name", "published", "published_aggregates", "published_files") if key in study}
-
-
 def get_published_files(wildcards):
     """The raw files that hold published numbers (``published_files``), with their local names."""
     wanted = {spec["raw"] for spec in STUDIES[wildcards.study].get("published_files", [])}

@@ -11,7 +11,7 @@ rule published:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=get_published_config,
+        study=config_slice("published", "published_aggregates", "published_files"),
         files=get_published_files,
     script:
         "../scripts/published.py"

@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.qra.inputs import cell_value
 
 _OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
 
@@ -16,12 +17,9 @@ def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) 
     if isinstance(operand, (int, float)):
         return float(operand)
     cell = {k: str(v).format(side=side) for k, v in operand.items()}
-    for source in (values, published):
-        hit = source[
-            (source["table"] == cell["table"]) & (source["row"] == cell["row"]) & (source["column"] == cell["column"])
-        ]
-        if not hit.empty and pd.notna(hit["value"].iloc[0]):
-            return float(hit["value"].iloc[0])
+    value, source = cell_value(values, published, cell["table"], cell["row"], cell["column"])
+    if source != "missing":
+        return value
     raise HumevalError(f"claim operand {cell} has no {side} value")
 
 

@@ -31,3 +31,13 @@ def recipe(spec: dict) -> str:
     """How one input was taken, for the summary: ``<column> <source>[ rounded to <d>]``."""
     rounding = f" rounded to {spec['round']}" if spec.get("round") is not None else ""
     return f"{spec['column']} {spec.get('source', 'recomputed')}{rounding}"
+
+
+def cell_value(values: pd.DataFrame, published: pd.DataFrame, table: str, row: str, column: str) -> tuple[float, str]:
+    """One cell: the recomputed value where there is one, else the published one, and which it was; NaN and
+    ``missing`` when neither exists (e.g. an optional raw file that is absent)."""
+    for source, frame in (("recomputed", values), ("published", published)):
+        hit = frame[(frame["table"] == table) & (frame["row"] == row) & (frame["column"] == column)]
+        if not hit.empty and pd.notna(hit["value"].iloc[0]):
+            return float(hit["value"].iloc[0]), source
+    return float("nan"), "missing"

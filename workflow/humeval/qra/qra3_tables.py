@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.qra.inputs import cell_value
 from humeval.qra.qra3 import (
     TYPE1_COLUMNS,
     finding_agreements,
@@ -89,16 +90,6 @@ def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, d
     return out
 
 
-def _cell(values: pd.DataFrame, published: pd.DataFrame, table: str, row: str, column: str) -> tuple[float, str]:
-    """A score: the recomputed value where there is one, else the published one (and which it was); NaN and
-    ``missing`` when neither exists (e.g. an optional raw file that is absent)."""
-    for source, frame in (("recomputed", values), ("published", published)):
-        hit = frame[(frame["table"] == table) & (frame["row"] == row) & (frame["column"] == column)]
-        if not hit.empty and pd.notna(hit["value"].iloc[0]):
-            return float(hit["value"].iloc[0]), source
-    return float("nan"), "missing"
-
-
 def score_matrix(values, published, criterion: dict, experiments: list[str], labels: dict[str, str]):
     """Experiments x systems scores of one criterion, and the source of each score. The ``score`` template
     (``{experiment}``, ``{label}``, ``{system}``) may be overridden per experiment (``by_experiment``)."""
@@ -108,7 +99,7 @@ def score_matrix(values, published, criterion: dict, experiments: list[str], lab
         for system in criterion["systems"]:
             fields = {"experiment": experiment, "label": labels[experiment], "system": system}
             cell = {k: str(template[k]).format(**fields) for k in ("table", "row", "column")}
-            scores[(experiment, system)], sources[(experiment, system)] = _cell(values, published, **cell)
+            scores[(experiment, system)], sources[(experiment, system)] = cell_value(values, published, **cell)
     if all(source == "missing" for source in sources.values()):
         template = criterion["score"]
         raise HumevalError(
