@@ -60,7 +60,7 @@ def test_contract_outputs_exist(built):
     for figure in ["figure1", "figure2"]:
         assert (base / "figures" / f"{figure}.png").stat().st_size > 1000
         assert not (base / "figures" / f"{figure}.pdf").exists()  # PNG only unless figure_formats asks for PDF
-    for rule in ["published", "extract", "exclude", "metrics", "qra", "audit", "tables", "figures"]:
+    for rule in ["published", "extract", "exclude", "metrics", "qra", "tables", "figures"]:
         assert (built / "results/logs" / rule / f"{STUDY}.log").is_file(), rule
     exclusions = pd.read_csv(base / "exclusions.csv")
     assert len(exclusions) == 360 and set(exclusions["rule"]) == {"check_items"}  # 120 items x 3 judgements

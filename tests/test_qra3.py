@@ -16,7 +16,8 @@ from humeval.qra.qra3 import (
     pairwise_correlations,
     type1_measures,
 )
-from humeval.qra.qra3_tables import declared_tables, qra3_entry, tool_config, tool_input_csv
+from humeval.qra.qra3_layout import declared_tables
+from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
 
 
 def test_type1_worked_check_of_qra3():

@@ -4,9 +4,9 @@ import pandas as pd
 import pytest
 from helpers import REPO
 
-from humeval.config import load_study, read_yaml
+from humeval.config import load_study, rank_count_rows, read_yaml
 from humeval.errors import HumevalError
-from humeval.metrics.ranking import average_rank, rank_counts, validate_rank_count_aggregate
+from humeval.metrics.ranking import average_rank, rank_counts
 
 SHARDLOW = REPO / "config/studies/shardlow-2019-clinical-simplification.yaml"
 
@@ -21,14 +21,14 @@ def test_average_rank_is_a_micro_average_by_hand():
 
 def test_published_aggregate_of_the_reproduction_validates():
     aggregate = read_yaml(SHARDLOW)["published_aggregates"][0]
-    validate_rank_count_aggregate(aggregate)  # the paper's R counts: every row and rank sums to 1000
+    rank_count_rows(aggregate)  # the paper's R counts: every row and rank sums to 1000
 
 
 def test_aggregate_whose_system_counts_do_not_sum_is_rejected():
     aggregate = copy.deepcopy(read_yaml(SHARDLOW)["published_aggregates"][0])
     aggregate["counts"]["NTS"][0] += 1
     with pytest.raises(HumevalError, match="system 'NTS' sum to 1001, expected total 1000"):
-        validate_rank_count_aggregate(aggregate)
+        rank_count_rows(aggregate)
 
 
 def test_aggregate_whose_rank_counts_do_not_sum_is_rejected_at_config_load(tmp_path):

@@ -22,7 +22,7 @@ Import = tuple[str, "tuple[str, ...] | None"]  # (module, names taken from it; N
 
 
 @cache
-def _origin(module: str) -> str | None:
+def module_origin(module: str) -> str | None:
     """The source file of a ``humeval`` module, found on disk (nothing is imported)."""
     parts = module.split(".")
     if parts[0] != PACKAGE:
@@ -79,12 +79,12 @@ def _closure(start: list[Import]) -> list[str]:
         seen.add((module, names))
         parts = module.split(".")
         todo += [(".".join(parts[: k + 1]), ()) for k in range(len(parts) - 1)]
-        origin = _origin(module)
+        origin = module_origin(module)
         if origin is None:
             continue
         files.add(origin)
         for imported, imported_names in _imports(origin, names):
-            submodules = tuple(n for n in imported_names if _origin(f"{imported}.{n}"))
+            submodules = tuple(n for n in imported_names if module_origin(f"{imported}.{n}"))
             todo += [(f"{imported}.{n}", None) for n in submodules]
             todo.append((imported, tuple(n for n in imported_names if n not in submodules)))
     return sorted(files)
@@ -95,13 +95,14 @@ def module_files(modules: list[str]) -> list[str]:
     return _closure([(m, None) for m in modules])
 
 
-def script_files(script: str | Path, extra_modules: list[str] = ()) -> list[str]:
+@cache
+def script_files(script: str | Path, extra_modules: tuple[str, ...] = ()) -> list[str]:
     """The package sources a pipeline script runs: what it imports (by name), transitively, and the
     ``extra_modules`` (the registered modules its study names) whole."""
     imported = _humeval_imports([ast.parse(Path(script).read_text())])
     start: list[Import] = [(m, None) for m in extra_modules]
     for module, names in imported:
-        submodules = tuple(n for n in names if _origin(f"{module}.{n}"))
+        submodules = tuple(n for n in names if module_origin(f"{module}.{n}"))
         start += [(f"{module}.{n}", None) for n in submodules]
         start.append((module, tuple(n for n in names if n not in submodules)))
     return _closure(start)
@@ -110,17 +111,16 @@ def script_files(script: str | Path, extra_modules: list[str] = ()) -> list[str]
 def study_modules(stage: str, study: dict) -> list[str]:
     """The registered modules a stage runs for this study: loaders (extract), metrics (metrics), QRA types
     (qra)."""
+    from humeval.vocabulary import registry
+
     if stage == "extract":
-        from humeval.loaders import LOADERS
-
-        return [LOADERS[e["loader"]] for e in study.get("extract", [])]
+        loaders = registry("humeval.loaders", "LOADERS")
+        return [loaders[e["loader"]] for e in study.get("extract", [])]
     if stage == "metrics":
-        from humeval.metrics import METRICS
-
-        return [METRICS[m["metric"]].split(":")[0] for m in study.get("metrics", [])]
+        metrics = registry("humeval.metrics", "METRICS")
+        return [metrics[m["metric"]].split(":")[0] for m in study.get("metrics", [])]
     if stage == "qra":
-        from humeval.qra import QRA_TYPES
-
-        modules = [QRA_TYPES[e["type"]].split(":")[0] for e in study.get("qra", [])]
+        types = registry("humeval.qra", "QRA_TYPES")
+        modules = [types[e["type"]].split(":")[0] for e in study.get("qra", [])]
         return modules + (["humeval.qra.qra3_tables"] if study.get("qra3") else [])
     return []

@@ -7,6 +7,7 @@ published cell in a table the study does not declare).
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
@@ -17,16 +18,26 @@ from humeval.errors import HumevalError
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
 
+# libyaml's parser when PyYAML has it (the wheels do): the study files are parsed at every Snakemake start
+SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@cache
 def _schema(name: str) -> dict:
     with open(SCHEMA_DIR / name) as handle:
-        return yaml.safe_load(handle)
+        return yaml.load(handle, Loader=SafeLoader)
+
+
+@cache
+def _validator(name: str):
+    import jsonschema
+
+    return jsonschema.Draft202012Validator(_schema(name))
 
 
 def validate_against(document: dict, schema_name: str, source: str) -> None:
     """Validate ``document`` against a schema of ``workflow/schemas``; one clear error per problem."""
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(_schema(schema_name))
+    validator = _validator(schema_name)
     errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
@@ -60,7 +71,7 @@ def read_yaml(path: str | Path) -> dict:
     """Parse a YAML file; a syntax error names the file and line."""
     try:
         with open(path) as handle:
-            document = yaml.safe_load(handle)
+            document = yaml.load(handle, Loader=SafeLoader)
     except FileNotFoundError:
         raise HumevalError("file not found", file=str(path)) from None
     except yaml.YAMLError as exc:
@@ -79,10 +90,11 @@ def raw_filename(entry: dict) -> str:
 
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express."""
-    from humeval.exclusions import EXCLUSIONS
-    from humeval.figures import KINDS
-    from humeval.loaders import LOADERS
-    from humeval.metrics import METRICS
+    from humeval.vocabulary import registry
+
+    # the registries read from the source (nothing imported: validation runs in Snakemake's own process)
+    EXCLUSIONS, KINDS = registry("humeval.exclusions", "EXCLUSIONS"), registry("humeval.figures", "KINDS")
+    LOADERS, METRICS = registry("humeval.loaders", "LOADERS"), registry("humeval.metrics", "METRICS")
 
     def fail(message: str) -> None:
         raise HumevalError(message, study=study["name"], file=source)
@@ -113,16 +125,39 @@ def check_references(study: dict, source: str) -> None:
             if entry["table"] not in table_ids:
                 fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
     for k, aggregate in enumerate(study.get("published_aggregates", [])):
-        from humeval.metrics.ranking import validate_rank_count_aggregate
-
         try:
-            validate_rank_count_aggregate(aggregate)
+            rank_count_rows(aggregate)
         except HumevalError as exc:
             fail(f"key published_aggregates.{k}: {exc}")
     for k, entry in enumerate(study.get("figures", [])):
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
+
+
+def rank_count_rows(aggregate: dict) -> dict[str, list[int]]:
+    """The counts of a ``published_aggregates`` entry of kind rank_counts, ``{system: [f(s, 1), ...]}``, after
+    checking them: every system gives the same number of ranks, each system's counts sum to the stated
+    ``total`` and, when every ranking fills every rank once (as many ranks as systems), so do each rank's."""
+    counts = {system: [int(c) for c in row] for system, row in aggregate["counts"].items()}
+    widths = {len(row) for row in counts.values()}
+    if len(widths) != 1:
+        raise HumevalError(f"published aggregate {aggregate['id']}: systems give different numbers of ranks")
+    total = int(aggregate["total"])
+    for system, row in counts.items():
+        if sum(row) != total:
+            raise HumevalError(
+                f"published aggregate {aggregate['id']}: counts of system {system!r} sum to {sum(row)}, "
+                f"expected total {total}"
+            )
+    if len(counts) == widths.pop():
+        for rank, column in enumerate(zip(*counts.values()), start=1):
+            if sum(column) != total:
+                raise HumevalError(
+                    f"published aggregate {aggregate['id']}: counts at rank {rank} sum to {sum(column)}, "
+                    f"expected total {total}"
+                )
+    return counts
 
 
 def check_parameters(study: dict, fail) -> None:
@@ -279,7 +314,7 @@ def check_qra3(study: dict, fail) -> None:
 
 def declare_qra3_tables(study: dict, fail) -> None:
     """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new)."""
-    from humeval.qra.qra3_tables import declared_tables
+    from humeval.qra.qra3_layout import declared_tables
 
     known = {t["id"] for t in study["tables"]}
     for k, entry in enumerate(study.get("qra3", [])):

@@ -120,7 +120,7 @@ def qra3_summary(
     criterion, study), the experiments compared, the QRA3 measures (columns as in the tables) and, on
     criterion rows, the notes saying why a measure is empty (``notes``: (study, table) -> lines). Criterion
     and study rows are always listed; a system row only where it holds a number."""
-    from humeval.qra.qra3_tables import QRA3_COLUMNS, table_rows
+    from humeval.qra.qra3_layout import QRA3_COLUMNS, table_rows
 
     frames = []
     for study, audit in audits.items():

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import ast
 import difflib
-import importlib.util
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+
+from humeval.code_deps import module_origin
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,34 @@ class Entry:
 
 @cache
 def _module_tree(module: str) -> tuple[ast.Module, str]:
-    spec = importlib.util.find_spec(module)
-    if spec is None or spec.origin is None:
+    origin = module_origin(module)  # found on disk: find_spec would import the parent packages (and pandas)
+    if origin is None:
         raise ModuleNotFoundError(module)
-    source = Path(spec.origin).read_text()
+    source = Path(origin).read_text()
     return ast.parse(source), source
+
+
+@cache
+def registry(module: str, variable: str) -> dict[str, str]:
+    """A registry dict of ``module`` read from its source, nothing imported: ``{name: target}``, the target
+    as written (a ``"module:function"`` or module string) or, for a function object, ``"module:function"``.
+
+    >>> registry("humeval.exclusions", "EXCLUSIONS")["missing_value"]
+    'humeval.exclusions:missing_value'
+    """
+    tree, _ = _module_tree(module)
+    for node in tree.body:
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else (node.targets[0] if isinstance(node, ast.Assign) else None)
+        )
+        if isinstance(target, ast.Name) and target.id == variable and isinstance(node.value, ast.Dict):
+            return {
+                key.value: value.value if isinstance(value, ast.Constant) else f"{module}:{value.id}"
+                for key, value in zip(node.value.keys, node.value.values)
+            }
+    raise AttributeError(f"{module} has no registry dict {variable}")
 
 
 def _function(module: str, function: str) -> ast.FunctionDef:
@@ -129,49 +153,40 @@ def docstring(module: str, function: str | None = None) -> str:
     return ast.get_docstring(_function(module, function) if function else tree) or ""
 
 
+@cache
 def metric_entries() -> dict[str, Entry]:
-    from humeval.metrics import METRICS
-
     out = {}
-    for name, target in METRICS.items():
+    for name, target in registry("humeval.metrics", "METRICS").items():
         module, function = target.split(":")
         out[name] = Entry(name, target, signature_parameters(module, function), docstring(module, function))
     return out
 
 
+@cache
 def loader_entries() -> dict[str, Entry]:
-    from humeval.loaders import LOADERS
-
     return {
         name: Entry(name, module, dict_keys_read(module, "params"), docstring(module))
-        for name, module in LOADERS.items()
+        for name, module in registry("humeval.loaders", "LOADERS").items()
     }
 
 
+@cache
 def exclusion_entries() -> dict[str, Entry]:
-    from humeval import exclusions
-
     out = {}
-    for name, function in exclusions.EXCLUSIONS.items():
-        parameters = signature_parameters("humeval.exclusions", function.__name__, skip=("judgements", "participants"))
-        out[name] = Entry(
-            name,
-            f"humeval.exclusions:{function.__name__}",
-            parameters,
-            docstring("humeval.exclusions", function.__name__),
-        )
+    for name, target in registry("humeval.exclusions", "EXCLUSIONS").items():
+        function = target.split(":")[1]
+        parameters = signature_parameters("humeval.exclusions", function, skip=("judgements", "participants"))
+        out[name] = Entry(name, target, parameters, docstring("humeval.exclusions", function))
     return out
 
 
+@cache
 def figure_entries() -> dict[str, Entry]:
-    from humeval.figures import KINDS
-
     out = {}
-    for name, function in KINDS.items():
-        parameters = _function_dict_keys("humeval.figures", function.__name__, "spec")
-        out[name] = Entry(
-            name, f"humeval.figures:{function.__name__}", parameters, docstring("humeval.figures", function.__name__)
-        )
+    for name, target in registry("humeval.figures", "KINDS").items():
+        function = target.split(":")[1]
+        parameters = _function_dict_keys("humeval.figures", function, "spec")
+        out[name] = Entry(name, target, parameters, docstring("humeval.figures", function))
     return out
 
 

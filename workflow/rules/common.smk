@@ -8,10 +8,9 @@ from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
 try:
-    from humeval.code_deps import ROOT as PACKAGE_DIR
-    from humeval.code_deps import script_files, study_modules
-    from humeval.config import load_study, raw_filename
+    from humeval.config import raw_filename
     from humeval.errors import HumevalError
+    from humeval.startup import workflow_state
 except ImportError as exc:
     raise WorkflowError(
         f"the package humeval is not importable ({exc}): install it into this environment with `pip install -e .` "
@@ -28,10 +27,17 @@ from humeval.locks import remove_stale_locks  # noqa: E402
 if remove_stale_locks("."):
     print("humeval: removed a stale lock left by an interrupted run (no Snakemake is running here)", file=sys.stderr)
 
+# The validated study configs and each stage's code dependencies, cached between runs under .snakemake/humeval
+# (keyed by the sha256 of the study files, schemas, scripts and package sources: humeval.startup).
 try:
-    STUDIES = {name: load_study(Path("config/studies") / f"{name}.yaml") for name in config["studies"]}
+    STATE = workflow_state(
+        {name: Path("config/studies") / f"{name}.yaml" for name in config["studies"]},
+        Path(WORKFLOW_ROOT, "scripts"),
+        Path(".snakemake/humeval"),
+    )
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
+STUDIES = STATE["studies"]
 
 # code_version stamps every package source (provenance, results/code_version.txt). Each stage
 # depends only on the sources its job runs (code_for): its script's imports, transitively, and the loaders,
@@ -69,13 +75,8 @@ def get_raw_files(wildcards):
 
 def code_for(stage):
     """Input function: the package sources the ``stage`` job of a study runs (humeval.code_deps)."""
-    script = Path(WORKFLOW_ROOT, "scripts", f"{stage}.py")
-    return lambda wildcards: [
-        os.path.relpath(Path(WORKFLOW_ROOT, "humeval", Path(f).relative_to(PACKAGE_DIR)))
-        for f in script_files(
-            script, study_modules(stage, STUDIES[wildcards.study] if "study" in wildcards.keys() else {})
-        )
-    ]
+    package = Path(WORKFLOW_ROOT, "humeval")
+    return lambda wildcards: [os.path.relpath(package / f) for f in STATE["code"][(stage, wildcards.get("study"))]]
 
 
 def config_slice(*keys):
@@ -116,5 +117,4 @@ def get_final_output():
         "results/summary/claims.csv",
         "results/summary/audit.csv",
         "results/summary/qra3.csv",
-        "results/rulegraph.svg",
     ]

@@ -1,12 +1,18 @@
-"""The numbers.csv audit -> every paper table as CSV + Markdown (rule tables)."""
+"""Metric values + QRA cells vs published numbers -> the numbers.csv audit, and every paper table from it as
+CSV + Markdown (rule tables)."""
 
 from humeval.intermediate import read_csv
-from humeval.pipeline import write_tables
+from humeval.pipeline import audit_study, write_tables
 from humeval.runner import run
 
 
 def main():
-    write_tables(snakemake.params.study, read_csv(snakemake.input.audit), snakemake.output.tables)
+    inputs = snakemake.input
+    audit = audit_study(
+        snakemake.params.study, read_csv(inputs.metrics), read_csv(inputs.qra), read_csv(inputs.published)
+    )
+    audit.to_csv(snakemake.output.audit, index=False)
+    write_tables(snakemake.params.study, audit, snakemake.output.tables)
 
 
 run(snakemake, main)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config import rank_count_rows
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 
@@ -39,30 +40,8 @@ def sentence_average_ranks(judgements: pd.DataFrame) -> pd.DataFrame:
 
 def aggregate_counts(aggregate: dict) -> pd.DataFrame:
     """A ``published_aggregates`` entry of kind rank_counts as a systems x ranks table (labels as rows)."""
-    counts = {system: [int(c) for c in row] for system, row in aggregate["counts"].items()}
-    width = {len(row) for row in counts.values()}
-    if len(width) != 1:
-        raise HumevalError(f"published aggregate {aggregate['id']}: systems give different numbers of ranks")
-    return pd.DataFrame.from_dict(counts, orient="index", columns=range(1, width.pop() + 1))
-
-
-def validate_rank_count_aggregate(aggregate: dict) -> None:
-    """Each system's counts and each rank's counts must sum to the stated ``total`` (rankings)."""
-    counts = aggregate_counts(aggregate)
-    total = int(aggregate["total"])
-    for system, value in counts.sum(axis=1).items():
-        if value != total:
-            raise HumevalError(
-                f"published aggregate {aggregate['id']}: counts of system {system!r} sum to "
-                f"{value}, expected total {total}"
-            )
-    if counts.shape[0] == counts.shape[1]:  # every ranking fills every rank once: ranks sum to the total too
-        for rank, value in counts.sum(axis=0).items():
-            if value != total:
-                raise HumevalError(
-                    f"published aggregate {aggregate['id']}: counts at rank {rank} sum to "
-                    f"{value}, expected total {total}"
-                )
+    counts = rank_count_rows(aggregate)
+    return pd.DataFrame.from_dict(counts, orient="index", columns=range(1, len(next(iter(counts.values()))) + 1))
 
 
 def published_aggregate_counts(published: pd.DataFrame, aggregate: dict) -> pd.DataFrame:

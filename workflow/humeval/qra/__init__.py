@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-
-import pandas as pd
+from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
-from humeval.metrics import VALUE_COLUMNS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 QRA_TYPES: dict[str, str] = {
     "cv_star": "humeval.qra.precision:cv_star_entry",
@@ -42,6 +43,10 @@ def get_qra_type(name: str) -> Callable:
 def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run the study's QRA entries; return their cells (table, row, column, value) and a summary with one
     row per Type I/II result: the value, p-values, the inputs used and the recipe."""
+    import pandas as pd  # here, not at the top: config validation reads this package in Snakemake's process
+
+    from humeval.metrics import VALUE_COLUMNS
+
     out, summary = [], []
     for entry in entries:
         if entry["type"] in MEASURAND_TYPES and (not entry.get("rows") or not entry.get("measurand_table")):

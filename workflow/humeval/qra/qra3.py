@@ -20,8 +20,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.qra.precision import c4
-
-TYPE1_COLUMNS = ["cv_star", "sd_star", "sd_ci_low", "sd_ci_high", "within_1sd", "within_2sd"]
+from humeval.qra.qra3_layout import TYPE1_COLUMNS
 
 
 def type1_measures(scores, scale_starts_at: float = 0.0, over_correction: bool = False) -> dict[str, float]:

@@ -26,7 +26,6 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.qra.qra3 import (
-    TYPE1_COLUMNS,
     finding_agreements,
     item_label,
     kendall_w,
@@ -34,50 +33,6 @@ from humeval.qra.qra3 import (
     pairwise_correlations,
     type1_measures,
 )
-
-TYPE2_COLUMNS = ["pearson_mean", "spearman_mean", "kendall_w", "kendall_w_p"]
-QRA3_COLUMNS = [*TYPE1_COLUMNS, *TYPE2_COLUMNS, "alpha", "p_findings"]
-PAIRWISE_COLUMNS = ["pearson", "spearman", "alpha"]
-
-
-def table_rows(entry: dict) -> list[str]:
-    """The row labels of a QRA3 table, in order: each criterion's systems, then the criterion, then the study."""
-    rows = []
-    for criterion in entry["criteria"]:
-        rows += [f"{criterion['name']}|{system}" for system in criterion["systems"]] + [f"{criterion['name']}|all"]
-    return [*rows, "all|all"]
-
-
-def declared_tables(entry: dict) -> list[dict]:
-    """The table declarations a ``qra3`` entry adds to the study's tables (so the audit accepts its cells)."""
-    experiments = entry["experiments"]
-    pairs = [f"{a}-{b}" for a, b in combinations(experiments, 2)]
-    title = entry.get("title", f"QRA3 over experiments {', '.join(experiments)}")
-    return [
-        {
-            "id": entry["table"],
-            "title": title,
-            "row_header": "criterion|system",
-            "rows": table_rows(entry),
-            "columns": QRA3_COLUMNS,
-            "precision": {"within_1sd": 0, "within_2sd": 0},
-        },
-        {
-            "id": f"{entry['table']}_pairwise",
-            "title": f"{title}: each pair of experiments",
-            "row_header": "criterion|pair",
-            "rows": [f"{c['name']}|{p}" for c in entry["criteria"] for p in pairs],
-            "columns": PAIRWISE_COLUMNS,
-        },
-        {
-            "id": f"{entry['table']}_input",
-            "title": f"{title}: the system-level scores (the QRA3 tool's input)",
-            "row_header": "criterion|experiment|system",
-            "rows": [f"{c['name']}|{e}|{s}" for c in entry["criteria"] for e in experiments for s in c["systems"]],
-            "columns": ["result"],
-            "precision": {"result": 4},
-        },
-    ]
 
 
 def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, dict]) -> list[str]:
