@@ -11,6 +11,15 @@ configfile: "config/config.yaml"
 report: "workflow/report/workflow.rst"
 
 
+# On a cluster (profiles/slurm) these run in Snakemake's own process: downloads (compute nodes often have
+# no internet), the published numbers (milliseconds of parsing), the code stamp and the target rule.
+localrules:
+    all,
+    fetch_raw,
+    published,
+    code_version,
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/code_version.smk"
 include: "workflow/rules/fetch.smk"

@@ -1,0 +1,64 @@
+"""The whole workflow on a real SLURM cluster through Snakemake's own executor (profiles/slurm): a one-node
+cluster on this machine (tests/slurm_local.py), every non-local job submitted with sbatch, and every result
+file byte-identical to the local run's."""
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import slurm_local
+from helpers import copy_project, raw_source, skip_or_fail
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+# generated beside the results but not results: per-job logs, the report, the on-request rule graph
+NOT_COMPARED = ("logs/", "report.html", "rulegraph.")
+
+
+def result_files(results: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(results).as_posix(): path.read_bytes()
+        for path in sorted(results.rglob("*"))
+        if path.is_file() and not path.relative_to(results).as_posix().startswith(NOT_COMPARED)
+    }
+
+
+def test_the_workflow_on_slurm_equals_the_local_run(full_run, tmp_path):
+    why = slurm_local.missing()
+    if why:
+        skip_or_fail(why)
+    env = raw_source()
+    workdir = copy_project(tmp_path / "project")
+    with slurm_local.cluster(tmp_path / "slurm"):
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "snakemake",
+                "--profile",
+                "profiles/slurm",
+                # the profile's status polling suits a shared cluster; a one-node test cluster can be asked often
+                "--slurm-init-seconds-before-status-checks",
+                "1",
+                "--seconds-between-status-checks",
+                "2",
+            ],
+            cwd=workdir,
+            env={**os.environ, **env},
+            capture_output=True,
+            text=True,
+            timeout=1800,
+            check=False,
+        )
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    output = result.stdout + result.stderr
+    submitted = set(re.findall(r"has been submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/(\w+)/", output))
+    # every stage that is not a localrule ran as a SLURM job (extract and exclude as one group job)
+    assert {"rule_metrics", "rule_qra", "rule_tables", "rule_figures", "rule_summary"} <= submitted, submitted
+    assert any(name.startswith("group_") for name in submitted), submitted
+    local, cluster = result_files(full_run / "results"), result_files(workdir / "results")
+    assert sorted(cluster) == sorted(local)
+    differ = [name for name in local if local[name] != cluster[name]]
+    assert not differ, differ
