@@ -10,7 +10,7 @@ import pytest
 from humeval.metrics import VALUE_COLUMNS
 from humeval.qra.qra3 import (
     finding_agreements,
-    item_label,
+    item_labels_by_group,
     kendall_w,
     labels_alpha,
     pairwise_correlations,
@@ -83,10 +83,19 @@ def test_pairwise_correlations_need_three_systems():
 
 
 def test_item_label_rules():
-    values = pd.Series([4.0, 5.0])
-    assert item_label(values, "rounded_mean") == 5.0  # 4.5 rounds half up
-    assert item_label(values, "mean") == 4.5
-    assert item_label(pd.Series([1, -1, -1, 0, 1]), "majority") == -1  # tie 1 vs -1 goes to the smallest
+    def labels(values, rule):
+        index = pd.MultiIndex.from_tuples([(side, unit) for side, unit, _ in values], names=["side", "unit"])
+        series = pd.Series([v for _, _, v in values], index=index)
+        return item_labels_by_group(series, ["side", "unit"], rule).to_dict()
+
+    two = [("O", "a", 4.0), ("O", "a", 5.0), ("R1", "a", 2.0), ("R1", "b", 3.0), ("R1", "b", 3.0)]
+    assert labels(two, "rounded_mean") == {("O", "a"): 5.0, ("R1", "a"): 2.0, ("R1", "b"): 3.0}  # 4.5 rounds up
+    assert labels(two, "mean")[("O", "a")] == 4.5
+    assert labels(two, "median")[("O", "a")] == 4.5
+    tie = [("O", "x", v) for v in (1, -1, -1, 0, 1)] + [("R1", "x", v) for v in (2, 2, 0)]
+    assert labels(tie, "majority") == {("O", "x"): -1.0, ("R1", "x"): 2.0}  # tie 1 vs -1 goes to the smallest
+    with pytest.raises(ValueError, match="unknown item label rule"):
+        labels(two, "mode")
 
 
 def test_labels_alpha_is_krippendorffs_with_experiments_as_coders():

@@ -117,18 +117,27 @@ def finding_agreements(matrix: pd.DataFrame) -> tuple[int, int]:
     return agree, compared
 
 
-def item_label(values: pd.Series, rule: str) -> float:
-    """An experiment's label for one item from its raters' values: ``rounded_mean`` (half up),
-    ``mean``, ``median`` or ``majority`` (the most frequent value; ties go to the smallest)."""
+def item_labels_by_group(values: pd.Series, keys: list[str], rule: str) -> pd.Series:
+    """Each group's label from its raters' values (``values`` indexed by the ``keys`` levels), vectorised:
+    ``rounded_mean`` (half up), ``mean``, ``median`` or ``majority`` (the most frequent value; ties go to the
+    smallest).
+
+    >>> v = pd.Series([4, 5, 1, -1, -1, 1], index=pd.Index(["a", "a", "b", "b", "b", "b"], name="unit"))
+    >>> item_labels_by_group(v, ["unit"], "rounded_mean").tolist(), item_labels_by_group(v, ["unit"], "majority").tolist()
+    ([5.0, 0.0], [4.0, -1.0])
+    """
+    groups = values.groupby(level=keys, sort=True)
     if rule == "rounded_mean":
-        return float(math.floor(values.mean() + 0.5))
+        return np.floor(groups.mean() + 0.5).astype(float)
     if rule == "mean":
-        return float(values.mean())
+        return groups.mean().astype(float)
     if rule == "median":
-        return float(values.median())
+        return groups.median().astype(float)
     if rule == "majority":
-        counts = values.value_counts()
-        return float(min(counts.index[counts == counts.max()]))
+        counts = values.groupby(level=keys).value_counts().rename("n").reset_index()
+        value = counts.columns[-2]
+        first = counts.sort_values([*keys, "n", value], ascending=[True] * len(keys) + [False, True])
+        return first.drop_duplicates(keys).set_index(keys)[value].astype(float)
     raise ValueError(f"unknown item label rule {rule!r}")
 
 

@@ -27,7 +27,7 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.qra.qra3 import (
     finding_agreements,
-    item_label,
+    item_labels_by_group,
     kendall_w,
     labels_alpha,
     pairwise_correlations,
@@ -71,7 +71,9 @@ def item_labels(kept: pd.DataFrame, spec: dict, experiments: list[str], labels: 
     if "response_type" in spec:
         part = part[part["response_type"] == spec["response_type"]]
     part = part.assign(value=pd.to_numeric(part["value"]), unit=part["item"].astype(str) + "|" + part["system"])
-    grouped = part.groupby(["side", "unit"])["value"].agg(lambda v: item_label(v, spec.get("rule", "rounded_mean")))
+    grouped = item_labels_by_group(
+        part.set_index(["side", "unit"])["value"], ["side", "unit"], spec.get("rule", "rounded_mean")
+    )
     by_label = grouped.unstack("unit")
     return by_label.reindex([labels[e] for e in experiments]).set_axis(experiments)
 
