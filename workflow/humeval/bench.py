@@ -53,7 +53,7 @@ rule one:
     params:
         study={{"name": "one", "tables": [{{"id": "t", "columns": ["a", "b"]}}]}},
     script:
-        "copy.py"
+        "write_output.py"
 """
 
 
@@ -83,7 +83,7 @@ def snakemake_startup(jobs: int, snakemake: list[str], cwd: Path, env: dict) -> 
     for i in range(jobs):
         (cwd / "in" / f"{i}.txt").write_text(str(i))
     (cwd / "Snakefile").write_text(STARTUP_SNAKEFILE.format(jobs=jobs))
-    (cwd / "copy.py").write_text("open(snakemake.output[0], 'w').write(open(snakemake.input[0]).read())\n")
+    (cwd / "write_output.py").write_text("open(snakemake.output[0], 'w').write(open(snakemake.input[0]).read())\n")
     timed(snakemake, cwd, env)
     return best_of(3, snakemake, cwd, env)
 
