@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from helpers import REPO, SUMMARY_LINES, raw_source
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from humeval.config import load_study, raw_filename
@@ -126,6 +126,7 @@ def acceptable_difference(baseline: pd.DataFrame, result: pd.DataFrame) -> bool:
 @pytest.mark.parametrize("case", CASES, ids=[f"{s.split('-')[0]}-{r}" for s, _, r in CASES])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(op=st.sampled_from(TEXT_OPS + BINARY_OPS), k=st.integers(0, 10_000), fraction=st.floats(0.05, 0.95))
+@example(op="flip_bytes", k=0, fraction=0.25)  # found by hypothesis: valid deflate, broken XML (ParseError)
 def test_a_damaged_export_gives_a_clear_error_or_an_explicit_exclusion(case, op, k, fraction, tmp_path_factory):
     study_name, entry, files, baseline = setup(case)
     role = case[2]  # the damaged input

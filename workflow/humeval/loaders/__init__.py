@@ -43,8 +43,10 @@ def require_inputs(inputs: dict, roles: list[str], loader: str, study: str) -> N
 
 def read_workbook_sheet(path: str, sheet: str, **options):
     """One sheet of an XLSX workbook as a DataFrame; a missing sheet or a damaged workbook is a
-    :class:`HumevalError` naming the file (openpyxl raises a zip, key, OS or its own error for damage)."""
+    :class:`HumevalError` naming the file (openpyxl raises a zip, zlib, XML, key, OS or its own error for damage)."""
     import zipfile
+    import zlib
+    from xml.etree.ElementTree import ParseError
 
     import pandas as pd
     from openpyxl.utils.exceptions import InvalidFileException
@@ -53,5 +55,5 @@ def read_workbook_sheet(path: str, sheet: str, **options):
         return pd.read_excel(path, sheet_name=sheet, **options)
     except ValueError as exc:
         raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
-    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, EOFError) as exc:
+    except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, EOFError, ParseError, zlib.error) as exc:
         raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
