@@ -6,7 +6,5 @@ rule code_version:
         CODE_VERSION,
     log:
         "results/logs/code_version/code_version.log",
-    conda:
-        "../../envs/humeval.yaml"
-    script:
-        "../scripts/code_version.py"
+    run:
+        run_script("code_version", rule, input, output, params, wildcards, threads, resources, log)

@@ -118,3 +118,24 @@ def get_final_output():
         "results/summary/audit.csv",
         "results/summary/qra3.csv",
     ]
+
+
+# Every stage job runs its script (workflow/scripts/<name>.py) in a process forked from one warm worker that has
+# imported the stack once (humeval.worker); only the process that schedules the jobs preloads it, a job run on a
+# cluster node or in a subprocess imports what its script uses.
+from humeval.worker import run_script as run_in_worker, start_worker  # noqa: E402
+
+WARM_PRELOAD = not (workflow.remote_exec or workflow.subprocess_exec)
+
+
+def run_script(name, rule, input, output, params, wildcards, threads, resources, log):
+    """The body of every rule's ``run:``: the job's script with the ``snakemake`` object ``script:`` would give."""
+    from snakemake.iocontainers import Snakemake
+
+    scripts = Path(WORKFLOW_ROOT, "scripts")
+    job = Snakemake(input, output, params, wildcards, threads, resources, log, config, rule, None, str(scripts))
+    run_in_worker(scripts / f"{name}.py", job, preload=WARM_PRELOAD)
+
+
+onstart:
+    start_worker(WARM_PRELOAD)

@@ -10,9 +10,7 @@ rule exclude:
         variants="results/{study}/exclusions_variants.csv",
     log:
         "results/logs/exclude/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("exclusions"),
-    script:
-        "../scripts/exclude.py"
+    run:
+        run_script("exclude", rule, input, output, params, wildcards, threads, resources, log)

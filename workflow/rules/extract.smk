@@ -8,10 +8,8 @@ rule extract:
         participants="results/{study}/tidy/participants.csv",
     log:
         "results/logs/extract/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("raw", "extract"),
         files=get_raw_files,
-    script:
-        "../scripts/extract.py"
+    run:
+        run_script("extract", rule, input, output, params, wildcards, threads, resources, log)

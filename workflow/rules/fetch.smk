@@ -4,12 +4,10 @@ rule fetch_raw:
         directory(f"{RAW_DIR}/{{study}}"),
     log:
         "results/logs/fetch_raw/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         # the files' URLs and checksums are provenance; where they are copied from (a mirror) is not, so the
         # script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run with
         # another mirror or none does not refetch
         files=get_raw_files,
-    script:
-        "../scripts/fetch_raw.py"
+    run:
+        run_script("fetch_raw", rule, input, output, params, wildcards, threads, resources, log)

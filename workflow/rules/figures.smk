@@ -13,10 +13,8 @@ rule figures:
         ),
     log:
         "results/logs/figures/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("figures"),
         formats=FIGURE_FORMATS,
-    script:
-        "../scripts/figures.py"
+    run:
+        run_script("figures", rule, input, output, params, wildcards, threads, resources, log)

@@ -12,9 +12,7 @@ rule metrics:
         metrics="results/{study}/intermediate/metrics.csv",
     log:
         "results/logs/metrics/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("metrics", "systems", "published_aggregates"),
-    script:
-        "../scripts/metrics.py"
+    run:
+        run_script("metrics", rule, input, output, params, wildcards, threads, resources, log)

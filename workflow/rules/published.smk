@@ -8,10 +8,8 @@ rule published:
         published="results/{study}/intermediate/published.csv",
     log:
         "results/logs/published/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("published", "published_aggregates", "published_files"),
         files=get_published_files,
-    script:
-        "../scripts/published.py"
+    run:
+        run_script("published", rule, input, output, params, wildcards, threads, resources, log)

@@ -11,9 +11,7 @@ rule qra:
         qra3=directory("results/{study}/qra3"),
     log:
         "results/logs/qra/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("qra", "qra3", "experiments"),
-    script:
-        "../scripts/qra.py"
+    run:
+        run_script("qra", rule, input, output, params, wildcards, threads, resources, log)

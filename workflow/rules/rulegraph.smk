@@ -9,9 +9,7 @@ rule rulegraph:
         svg=report("results/rulegraph.svg", caption="../report/rulegraph.rst", category="Rule graph"),
     log:
         "results/logs/rulegraph/rulegraph.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         snakefile=lambda wildcards, input: input.snakefiles[0],
-    script:
-        "../scripts/rulegraph.py"
+    run:
+        run_script("rulegraph", rule, input, output, params, wildcards, threads, resources, log)

@@ -21,11 +21,9 @@ rule summary:
         qra3_figure=report("results/summary/figure_qra3.png", caption="../report/summary_qra3.rst", category="Summary"),
     log:
         "results/logs/summary/summary.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,
         configs={name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()},
-    script:
-        "../scripts/summary.py"
+    run:
+        run_script("summary", rule, input, output, params, wildcards, threads, resources, log)

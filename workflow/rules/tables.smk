@@ -23,9 +23,7 @@ rule tables:
         ),
     log:
         "results/logs/tables/{study}.log",
-    conda:
-        "../../envs/humeval.yaml"
     params:
         study=config_slice("tables", "rounding"),
-    script:
-        "../scripts/tables.py"
+    run:
+        run_script("tables", rule, input, output, params, wildcards, threads, resources, log)

@@ -1,0 +1,35 @@
+"""The warm worker (humeval.worker): a stage script runs in a forked process with the ``snakemake`` object it
+is given, its outputs land, and a failing script (exit status 1, as humeval.runner exits on bad input) is an
+error naming the rule and its log."""
+
+from types import SimpleNamespace
+
+import pytest
+
+from humeval.errors import HumevalError
+from humeval.worker import run_script
+
+
+def job(tmp_path, rule="demo"):
+    return SimpleNamespace(
+        rule=rule, input=SimpleNamespace(value="21"), output=[str(tmp_path / "out.txt")], log=[str(tmp_path / "x.log")]
+    )
+
+
+def test_the_script_runs_with_the_snakemake_object(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text(
+        "import os\nfrom pathlib import Path\n"
+        "Path(snakemake.output[0]).write_text(f'{2 * int(snakemake.input.value)} {__name__} {os.getpid()}')\n"
+    )
+    run_script(script, job(tmp_path), preload=False)
+    value, name, pid = (tmp_path / "out.txt").read_text().split()
+    assert (value, name) == ("42", "__main__")
+    assert int(pid) != __import__("os").getpid()  # its own process
+
+
+def test_a_failing_script_is_an_error_naming_the_rule_and_its_log(tmp_path):
+    script = tmp_path / "script.py"
+    script.write_text("import sys\nsys.exit(1)\n")
+    with pytest.raises(HumevalError, match=r"rule extract failed \(exit status 1\); details in .*x\.log"):
+        run_script(script, job(tmp_path, "extract"), preload=False)

@@ -1,0 +1,65 @@
+"""Stage jobs as processes forked from one warm worker (the standard library's multiprocessing forkserver).
+
+With Snakemake's ``script:`` directive every job is a new Python process that pays the interpreter,
+Snakemake's script preamble and pandas (about 0.75 s) before any work, and scipy.stats, matplotlib or
+pingouin again in every job that uses them. The workflow's rules instead call :func:`run_script` from a
+short ``run:`` block: the job's script runs in a child forked from a server process that has already
+imported the stack (:data:`PRELOAD`, in :mod:`humeval.worker_stack`). Each job is still its own process:
+its own log, matplotlib state and exit status, and jobs run in parallel up to ``--cores``. The script is the
+same file ``script:`` would run, with the same ``snakemake`` object (``snakemake.iocontainers.Snakemake``).
+
+Only the process that schedules many jobs preloads the stack: in a job Snakemake runs on a cluster node
+(``--mode remote``) or in a subprocess, the child imports what its script uses, as a plain process would.
+This module is imported by Snakemake's own process, so it imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import runpy
+import threading
+from pathlib import Path
+
+from humeval.errors import HumevalError
+
+#: The modules the warm worker imports once (via humeval.worker_stack): what most stage jobs use.
+PRELOAD = ["humeval.worker_stack"]
+
+_started = threading.Lock()
+_context = None
+
+
+def warm_context(preload: bool):
+    """The forkserver context, started once per process; with ``preload`` it imports :data:`PRELOAD` first."""
+    global _context
+    with _started:
+        if _context is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD if preload else [])
+            _context = context
+        return _context
+
+
+def start_worker(preload: bool = True) -> None:
+    """Start the warm worker now (it imports the stack while Snakemake schedules the first jobs)."""
+    from multiprocessing import forkserver
+
+    warm_context(preload)
+    forkserver.ensure_running()
+
+
+def run_script(script: str | Path, snakemake, preload: bool = True) -> None:
+    """Run the stage ``script`` with the global ``snakemake`` in a process forked from the warm worker; raise
+    :class:`HumevalError` naming the job's log if it fails (the script has printed the one-line reason)."""
+    job = warm_context(preload).Process(target=execute_script, args=(str(script), snakemake), daemon=False)
+    job.start()
+    job.join()
+    if job.exitcode != 0:
+        raise HumevalError(
+            f"rule {snakemake.rule} failed (exit status {job.exitcode}); details in {', '.join(snakemake.log)}"
+        )
+
+
+def execute_script(script: str, snakemake) -> None:
+    """In the forked child: run ``script`` as ``__main__`` with ``snakemake`` defined, as ``script:`` does."""
+    runpy.run_path(script, init_globals={"snakemake": snakemake}, run_name="__main__")
