@@ -61,6 +61,7 @@ class StudyData:
     published: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     config: dict = field(default_factory=dict)
     variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
+    _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def rows(self, frame: str = "kept", variant: str | None = None, where: dict | None = None) -> pd.DataFrame:
         """The judgements a metric reads: ``frame`` (``kept`` or ``tidy``), less the judgements the named
@@ -79,6 +80,17 @@ class StudyData:
             wanted = wanted if isinstance(wanted, list) else [wanted]
             rows = rows[rows[column].astype(str).isin([str(w) for w in wanted])]
         return rows
+
+    def cell(self, side: str, condition: str, criterion: str | None = None, frame: str = "kept") -> pd.DataFrame:
+        """The ``frame`` judgements of one side and condition (and criterion), in table order: the rows
+        ``(side == s) & (condition == c) & (criterion == k)`` selects, from one grouping per frame instead of
+        a scan of every row per call (the survey metrics ask for the same cells dozens of times)."""
+        by = ("side", "condition") if criterion is None else ("side", "condition", "criterion")
+        if (frame, by) not in self._cells:
+            rows = self.rows(frame)
+            self._cells[frame, by] = (rows.iloc[:0], dict(iter(rows.groupby(list(by), sort=False))))
+        empty, cells = self._cells[frame, by]
+        return cells.get((side, condition) if criterion is None else (side, condition, criterion), empty)
 
     def system_labels(self) -> dict[str, str]:
         """System code -> display label, in config order."""

@@ -152,19 +152,15 @@ def icc_numbers(
         column = f"{condition}|{side}"
         log.info("%s: ICC of %s, subgroup %s (%d participants)", table, condition, subgroup, len(members))
         out.append(("n", column, float(len(members))))
-        part = data.kept[
-            (data.kept["side"] == side) & (data.kept["condition"] == condition) & data.kept["participant"].isin(members)
-        ]
         for criterion in criteria:
-            for name, (value, p) in icc(part[part["criterion"] == criterion]).items():
+            part = data.cell(side, condition, criterion)
+            for name, (value, p) in icc(part[part["participant"].isin(members)]).items():
                 out += [(f"{name}|{criterion}", column, value), (f"{name}|{criterion}|p", column, p)]
     return value_frame(table, out)
 
 
 def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
-    frame = data.kept[
-        (data.kept["side"] == side) & (data.kept["condition"] == condition) & (data.kept["criterion"] == criterion)
-    ]
+    frame = data.cell(side, condition, criterion)
     rows = pd.to_numeric(data.participants[data.participants["side"] == side].set_index("participant")["row"])
     return spreadsheet_mode(frame.assign(row=frame["participant"].map(rows)))
 
@@ -212,11 +208,7 @@ def auto_correlation_numbers(
     out = []
     for condition in conditions:
         for criterion in criteria:
-            auto = data.kept[
-                (data.kept["side"] == auto_side)
-                & (data.kept["condition"] == condition)
-                & (data.kept["criterion"] == criterion)
-            ].set_index("item")["value"]
+            auto = data.cell(auto_side, condition, criterion).set_index("item")["value"]
             rho, p = _spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
             out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
     return value_frame(table, out)
@@ -229,11 +221,7 @@ def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions:
         for criterion in criteria:
             sides = {}
             for side in ("original", "reproduction"):
-                frame = data.kept[
-                    (data.kept["side"] == side)
-                    & (data.kept["condition"] == condition)
-                    & (data.kept["criterion"] == criterion)
-                ]
+                frame = data.cell(side, condition, criterion)
                 sides[side] = (frame.groupby("item")["value"].mean(), _modes(data, side, condition, criterion))
             for k, statistic in enumerate(("mean", "mode")):
                 rho, p = _spearman(sides["original"][k], sides["reproduction"][k])
@@ -293,7 +281,7 @@ def reliability_correlation_numbers(
         raise HumevalError(f"metric reliability_correlation: duplicate_tags {duplicate_tags!r} is not collapse_last")
     out, points = [], []
     for condition in conditions:
-        frame = data.kept[(data.kept["side"] == side) & (data.kept["condition"] == condition)]
+        frame = data.cell(side, condition)
         if duplicate_tags:
             if "export_tag" not in frame.columns:
                 raise HumevalError(
