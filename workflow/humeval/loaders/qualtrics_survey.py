@@ -33,14 +33,14 @@ from humeval.loaders.survey_common import (
 from humeval.tidy import pseudonym
 
 
-def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> pd.Series:
-    """Response text per item from the question-text header row (first match of ``pattern``)."""
+def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> dict[tuple, str]:
+    """Response text per (context, position) from the question-text header row (first match of ``pattern``)."""
     texts = {}
     for text, (context, position, _) in zip(questions, layout.itertuples(index=False)):
         match = re.search(pattern, str(text), flags=re.DOTALL)
         if match and (context, position) not in texts:
             texts[(context, position)] = re.sub(r"\s+", " ", match.group(1)).strip()
-    return pd.Series(texts, dtype=object)
+    return texts
 
 
 def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Series:
