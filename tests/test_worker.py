@@ -33,3 +33,25 @@ def test_a_failing_script_is_an_error_naming_the_rule_and_its_log(tmp_path):
     script.write_text("import sys\nsys.exit(1)\n")
     with pytest.raises(HumevalError, match=r"rule extract failed \(exit status 1\); details in .*x\.log"):
         run_script(script, job(tmp_path, "extract"), preload=False)
+
+
+def test_many_jobs_from_many_threads_each_get_their_own_exit_status(tmp_path):
+    """Snakemake runs jobs from a thread pool; multiprocessing's start() polls every other running job's status
+    pipe, so unguarded concurrent reads once gave a finished job exit status 255 (EOF on its pipe)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    script = tmp_path / "script.py"
+    script.write_text("import sys\nsys.exit(int(snakemake.input.value) % 2)\n")
+
+    def one(k):
+        folder = tmp_path / str(k)
+        folder.mkdir()
+        try:
+            run_script(script, SimpleNamespace(rule=f"r{k}", input=SimpleNamespace(value=str(k)), log=["x"]), False)
+        except HumevalError as exc:
+            return str(exc)
+        return "ok"
+
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(one, range(120)))
+    assert results == ["ok" if k % 2 == 0 else f"rule r{k} failed (exit status 1); details in x" for k in range(120)]

@@ -18,6 +18,7 @@ from __future__ import annotations
 import multiprocessing
 import runpy
 import threading
+from multiprocessing.connection import wait
 from pathlib import Path
 
 from humeval.errors import HumevalError
@@ -26,6 +27,7 @@ from humeval.errors import HumevalError
 PRELOAD = ["humeval.worker_stack"]
 
 _started = threading.Lock()
+_status = threading.Lock()
 _context = None
 
 
@@ -52,8 +54,14 @@ def run_script(script: str | Path, snakemake, preload: bool = True) -> None:
     """Run the stage ``script`` with the global ``snakemake`` in a process forked from the warm worker; raise
     :class:`HumevalError` naming the job's log if it fails (the script has printed the one-line reason)."""
     job = warm_context(preload).Process(target=execute_script, args=(str(script), snakemake), daemon=False)
-    job.start()
-    job.join()
+    # Snakemake calls this from several threads. multiprocessing reads a job's exit status from its pipe in
+    # start() (which polls every other running job) and in join(), unguarded: two threads reading one pipe give
+    # the loser EOF, which multiprocessing reports as exit status 255. Wait on the pipe freely, read under a lock.
+    with _status:
+        job.start()
+    wait([job.sentinel])
+    with _status:
+        job.join()
     if job.exitcode != 0:
         raise HumevalError(
             f"rule {snakemake.rule} failed (exit status {job.exitcode}); details in {', '.join(snakemake.log)}"
