@@ -50,6 +50,17 @@ def start_worker(preload: bool = True) -> None:
     forkserver.ensure_running()
 
 
+def stop_worker() -> None:
+    """Stop the warm worker and wait for it: no process outlives the run, and the CPU time of its jobs is
+    accounted to this process, as a ``script:`` job's would be (``time snakemake ...`` shows it all). This is
+    the standard library's ``forkserver._stop`` (what its own tests use; there is no public way)."""
+    from multiprocessing import forkserver
+
+    with _started:
+        if _context is not None:
+            forkserver._forkserver._stop()
+
+
 def run_script(script: str | Path, snakemake, preload: bool = True) -> None:
     """Run the stage ``script`` with the global ``snakemake`` in a process forked from the warm worker; raise
     :class:`HumevalError` naming the job's log if it fails (the script has printed the one-line reason)."""

@@ -123,7 +123,7 @@ def get_final_output():
 # Every stage job runs its script (workflow/scripts/<name>.py) in a process forked from one warm worker that has
 # imported the stack once (humeval.worker); only the process that schedules the jobs preloads it, a job run on a
 # cluster node or in a subprocess imports what its script uses.
-from humeval.worker import run_script as run_in_worker, start_worker  # noqa: E402
+from humeval.worker import run_script as run_in_worker, start_worker, stop_worker  # noqa: E402
 
 WARM_PRELOAD = not (workflow.remote_exec or workflow.subprocess_exec)
 
@@ -139,3 +139,11 @@ def run_script(name, rule, input, output, params, wildcards, threads, resources,
 
 onstart:
     start_worker(WARM_PRELOAD)
+
+
+onsuccess:
+    stop_worker()
+
+
+onerror:
+    stop_worker()
