@@ -34,6 +34,14 @@ def module_origin(module: str) -> str | None:
     return None
 
 
+@cache
+def parsed_source(path: str) -> tuple[ast.Module, str]:
+    """A package source file parsed with :mod:`ast`, and its text: parsed once per process, whether for its
+    imports (here) or its registries and signatures (:mod:`humeval.vocabulary`)."""
+    source = Path(path).read_text()
+    return ast.parse(source), source
+
+
 def _humeval_imports(nodes) -> list[tuple[str, tuple[str, ...]]]:
     """(module, names) of every ``humeval`` import among ``nodes`` and their children."""
     found = []
@@ -49,7 +57,7 @@ def _humeval_imports(nodes) -> list[tuple[str, tuple[str, ...]]]:
 @cache
 def _imports(path: str, names: tuple[str, ...] | None) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """The ``humeval`` imports that taking ``names`` from a source file brings (all of them for None)."""
-    tree = ast.parse(Path(path).read_text())
+    tree, _ = parsed_source(path)
     if names is None:
         return tuple(_humeval_imports([tree]))
     definitions = {n.name: n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))}

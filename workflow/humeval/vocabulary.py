@@ -14,9 +14,8 @@ import ast
 import difflib
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
-from humeval.code_deps import module_origin
+from humeval.code_deps import module_origin, parsed_source
 
 
 @dataclass(frozen=True)
@@ -48,8 +47,7 @@ def _module_tree(module: str) -> tuple[ast.Module, str]:
     origin = module_origin(module)  # found on disk: find_spec would import the parent packages (and pandas)
     if origin is None:
         raise ModuleNotFoundError(module)
-    source = Path(origin).read_text()
-    return ast.parse(source), source
+    return parsed_source(origin)
 
 
 @cache
