@@ -58,6 +58,15 @@ def test_editing_figures_py_reruns_only_figure_drawing_jobs(built):
     assert rules == {"figures", "summary", "code_version"}, rules  # the summary draws figures too
 
 
+def test_editing_a_stage_script_reruns_only_that_stage(built):
+    with open(built / "workflow/scripts/qra.py", "a") as handle:
+        handle.write("\n# a comment\n")
+    jobs = planned(built)
+    assert {rule for rule, _ in jobs} - {"all"} == {"qra", "tables", "figures", "summary"}, jobs  # and downstream
+    studies = yaml.safe_load((built / "config/config.yaml").read_text())["studies"]
+    assert {study for rule, study in jobs if rule == "qra"} == set(studies), jobs
+
+
 def test_editing_a_loader_reruns_only_the_studies_using_it(built):
     with open(built / "workflow/humeval/loaders/tabular.py", "a") as handle:
         handle.write("\n# a comment\n")

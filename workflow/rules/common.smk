@@ -74,9 +74,14 @@ def get_raw_files(wildcards):
 
 
 def code_for(stage):
-    """Input function: the package sources the ``stage`` job of a study runs (humeval.code_deps)."""
+    """Input function: the stage's script and the package sources the ``stage`` job of a study runs
+    (humeval.code_deps). The script is listed because rules run it from ``run:`` (humeval.worker), which
+    Snakemake does not watch as it watches a ``script:``."""
     package = Path(WORKFLOW_ROOT, "humeval")
-    return lambda wildcards: [os.path.relpath(package / f) for f in STATE["code"][(stage, wildcards.get("study"))]]
+    script = os.path.relpath(Path(WORKFLOW_ROOT, "scripts", f"{stage}.py"))
+    return lambda wildcards: [script] + [
+        os.path.relpath(package / f) for f in STATE["code"][(stage, wildcards.get("study"))]
+    ]
 
 
 def config_slice(*keys):
