@@ -60,3 +60,35 @@ def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path)
     assert (workdir / "results" / STUDY / "numbers.csv").read_bytes() == (
         full_run / "results" / STUDY / "numbers.csv"
     ).read_bytes()
+
+
+def session_processes(session: int) -> list:
+    import psutil
+
+    found = []
+    for process in psutil.process_iter(["pid", "status"]):
+        try:
+            if os.getsid(process.info["pid"]) == session and process.info["status"] != psutil.STATUS_ZOMBIE:
+                found.append(process.info["pid"])
+        except (ProcessLookupError, PermissionError):
+            continue
+    return found
+
+
+def test_ctrl_c_stops_the_run_and_its_workers_and_a_plain_rerun_completes(full_run, tmp_path):
+    """SIGINT to the whole process group, as Ctrl-C in a terminal: Snakemake, the warm worker and its jobs stop
+    (no process of the run is left), and the same command completes the run with the outputs of a full run."""
+    workdir = copy_project(tmp_path / "project", [STUDY])
+    process = start(workdir)
+    wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
+    assert len(session_processes(process.pid)) > 1  # Snakemake and the warm worker (and a job) are running
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) != 0
+    deadline = time.monotonic() + 10
+    while session_processes(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert session_processes(process.pid) == []
+    rerun = run_snakemake(workdir, env=raw_source())
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    for path in ("numbers.csv", "exclusions.csv", "tidy/judgements.csv", "tables/table1.csv"):
+        assert (workdir / "results" / STUDY / path).read_bytes() == (full_run / "results" / STUDY / path).read_bytes()
