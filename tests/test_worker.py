@@ -22,7 +22,7 @@ def test_the_script_runs_with_the_snakemake_object(tmp_path):
         "import os\nfrom pathlib import Path\n"
         "Path(snakemake.output[0]).write_text(f'{2 * int(snakemake.input.value)} {__name__} {os.getpid()}')\n"
     )
-    run_script(script, job(tmp_path), preload=False)
+    run_script(script, job(tmp_path))
     value, name, pid = (tmp_path / "out.txt").read_text().split()
     assert (value, name) == ("42", "__main__")
     assert int(pid) != __import__("os").getpid()  # its own process
@@ -32,7 +32,7 @@ def test_a_failing_script_is_an_error_naming_the_rule_and_its_log(tmp_path):
     script = tmp_path / "script.py"
     script.write_text("import sys\nsys.exit(1)\n")
     with pytest.raises(HumevalError, match=r"rule extract failed \(exit status 1\); details in .*x\.log"):
-        run_script(script, job(tmp_path, "extract"), preload=False)
+        run_script(script, job(tmp_path, "extract"))
 
 
 def test_many_jobs_from_many_threads_each_get_their_own_exit_status(tmp_path):
@@ -47,7 +47,7 @@ def test_many_jobs_from_many_threads_each_get_their_own_exit_status(tmp_path):
         folder = tmp_path / str(k)
         folder.mkdir()
         try:
-            run_script(script, SimpleNamespace(rule=f"r{k}", input=SimpleNamespace(value=str(k)), log=["x"]), False)
+            run_script(script, SimpleNamespace(rule=f"r{k}", input=SimpleNamespace(value=str(k)), log=["x"]))
         except HumevalError as exc:
             return str(exc)
         return "ok"

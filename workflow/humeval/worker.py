@@ -8,8 +8,9 @@ imported the stack (:data:`PRELOAD`, in :mod:`humeval.worker_stack`). Each job i
 its own log, matplotlib state and exit status, and jobs run in parallel up to ``--cores``. The script is the
 same file ``script:`` would run, with the same ``snakemake`` object (``snakemake.iocontainers.Snakemake``).
 
-Only the process that schedules many jobs preloads the stack: in a job Snakemake runs on a cluster node
-(``--mode remote``) or in a subprocess, the child imports what its script uses, as a plain process would.
+Only a process that runs many jobs preloads the stack (Snakemake's own process, when it executes the jobs
+locally): on a cluster, Snakemake's process runs only the tiny local rules, and a job's process on a node
+(``--mode remote``) runs one job, so there the child imports what its script uses, as a plain process would.
 This module is imported by Snakemake's own process, so it imports nothing heavy.
 """
 
@@ -31,8 +32,9 @@ _status = threading.Lock()
 _context = None
 
 
-def warm_context(preload: bool):
-    """The forkserver context, started once per process; with ``preload`` it imports :data:`PRELOAD` first."""
+def warm_context(preload: bool = False):
+    """The forkserver context of this process; the first call decides whether its server imports :data:`PRELOAD`
+    first (:func:`start_worker` at the start of a run; a job run without it gets a server that preloads nothing)."""
     global _context
     with _started:
         if _context is None:
@@ -61,10 +63,10 @@ def stop_worker() -> None:
             forkserver._forkserver._stop()
 
 
-def run_script(script: str | Path, snakemake, preload: bool = True) -> None:
+def run_script(script: str | Path, snakemake) -> None:
     """Run the stage ``script`` with the global ``snakemake`` in a process forked from the warm worker; raise
     :class:`HumevalError` naming the job's log if it fails (the script has printed the one-line reason)."""
-    job = warm_context(preload).Process(target=execute_script, args=(str(script), snakemake), daemon=False)
+    job = warm_context().Process(target=execute_script, args=(str(script), snakemake), daemon=False)
     # Snakemake calls this from several threads. multiprocessing reads a job's exit status from its pipe in
     # start() (which polls every other running job) and in join(), unguarded: two threads reading one pipe give
     # the loser EOF, which multiprocessing reports as exit status 255. Wait on the pipe freely, read under a lock.

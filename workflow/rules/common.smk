@@ -126,11 +126,10 @@ def get_final_output():
 
 
 # Every stage job runs its script (workflow/scripts/<name>.py) in a process forked from one warm worker that has
-# imported the stack once (humeval.worker); only the process that schedules the jobs preloads it, a job run on a
-# cluster node or in a subprocess imports what its script uses.
+# imported the stack once (humeval.worker). The stack is preloaded only where many jobs run: in Snakemake's own
+# process executing locally; on a cluster (Snakemake's process runs the tiny local rules, a node's process one
+# job) each job imports what its script uses.
 from humeval.worker import run_script as run_in_worker, start_worker, stop_worker  # noqa: E402
-
-WARM_PRELOAD = not (workflow.remote_exec or workflow.subprocess_exec)
 
 
 def run_script(name, rule, input, output, params, wildcards, threads, resources, log):
@@ -139,11 +138,11 @@ def run_script(name, rule, input, output, params, wildcards, threads, resources,
 
     scripts = Path(WORKFLOW_ROOT, "scripts")
     job = Snakemake(input, output, params, wildcards, threads, resources, log, config, rule, None, str(scripts))
-    run_in_worker(scripts / f"{name}.py", job, preload=WARM_PRELOAD)
+    run_in_worker(scripts / f"{name}.py", job)
 
 
 onstart:
-    start_worker(WARM_PRELOAD)
+    start_worker(preload=workflow.local_exec and not (workflow.remote_exec or workflow.subprocess_exec))
 
 
 onsuccess:
