@@ -55,3 +55,29 @@ def test_many_jobs_from_many_threads_each_get_their_own_exit_status(tmp_path):
     with ThreadPoolExecutor(8) as pool:
         results = list(pool.map(one, range(120)))
     assert results == ["ok" if k % 2 == 0 else f"rule r{k} failed (exit status 1); details in x" for k in range(120)]
+
+
+def test_the_preload_table_lists_every_library_a_stages_code_imports():
+    """RULE_LIBRARIES decides what the warm worker imports for a run; a library a stage's code (its script and
+    every package source it runs, for every study: humeval.startup) imports but the table misses would be
+    imported by each such job again. textacy and spaCy are left out on purpose (one study's readability)."""
+    import ast
+    from pathlib import Path
+
+    from helpers import REPO
+
+    from humeval.startup import PACKAGE_DIR, compute_state
+    from humeval.worker import RULE_LIBRARIES
+
+    heavy = {"scipy", "pingouin", "krippendorff", "matplotlib", "openpyxl"}
+    studies = {p.stem: p for p in (REPO / "config/studies").glob("*.yaml") if not p.stem.startswith("_")}
+    state = compute_state(studies, REPO / "workflow/scripts")
+    missing = set()
+    for (stage, _), files in state["code"].items():
+        listed = {library.split(".")[0] for library in RULE_LIBRARIES.get(stage, ())}
+        for file in files:
+            for node in ast.walk(ast.parse(Path(PACKAGE_DIR, file).read_text())):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+                names += [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+                missing |= {(stage, file, n) for n in names if n.split(".")[0] in heavy - listed}
+    assert missing == set()

@@ -4,7 +4,7 @@ With Snakemake's ``script:`` directive every job is a new Python process that pa
 Snakemake's script preamble and pandas (about 0.75 s) before any work, and scipy.stats, matplotlib or
 pingouin again in every job that uses them. The workflow's rules instead call :func:`run_script` from a
 short ``run:`` block: the job's script runs in a child forked from a server process that has already
-imported the stack (:data:`PRELOAD`, in :mod:`humeval.worker_stack`). Each job is still its own process:
+imported the stack: pandas and this package, and the libraries the run's rules use (:func:`preload_for`). Each job is still its own process:
 its own log, matplotlib state and exit status, and jobs run in parallel up to ``--cores``. The script is the
 same file ``script:`` would run, with the same ``snakemake`` object (``snakemake.iocontainers.Snakemake``).
 
@@ -24,28 +24,48 @@ from pathlib import Path
 
 from humeval.errors import HumevalError
 
-#: The modules the warm worker imports once (via humeval.worker_stack): what most stage jobs use.
-PRELOAD = ["humeval.worker_stack"]
+#: The libraries each rule's jobs use, which the warm worker imports when the run has jobs of that rule (besides
+#: pandas and this package: :mod:`humeval.worker_stack`). textacy (with spaCy) is left to the one study that uses
+#: it; a test checks that every other library a stage's code imports is listed.
+RULE_LIBRARIES = {
+    "extract": ("openpyxl",),
+    "metrics": ("krippendorff", "pingouin", "scipy.stats"),
+    "qra": ("krippendorff", "scipy.stats"),
+    "figures": ("matplotlib.pyplot",),
+    "summary": ("matplotlib.pyplot", "scipy.stats"),
+    "rulegraph": ("matplotlib.pyplot",),
+}
 
 _started = threading.Lock()
 _status = threading.Lock()
 _context = None
 
 
-def warm_context(preload: bool = False):
-    """The forkserver context of this process; the first call decides whether its server imports :data:`PRELOAD`
-    first (:func:`start_worker` at the start of a run; a job run without it gets a server that preloads nothing)."""
+def preload_for(rules) -> list[str]:
+    """The modules the warm worker imports for a run of jobs of ``rules``: this package and pandas
+    (:mod:`humeval.worker_stack`), then the libraries of :data:`RULE_LIBRARIES` those rules use.
+
+    >>> preload_for({"figures", "tables"})
+    ['humeval.worker_stack', 'matplotlib.pyplot']
+    """
+    return ["humeval.worker_stack", *sorted({library for rule in rules for library in RULE_LIBRARIES.get(rule, ())})]
+
+
+def warm_context(preload: list[str] | None = None):
+    """The forkserver context of this process; the first call decides what its server imports first
+    (:func:`start_worker` at the start of a run; a job run without it gets a server that preloads nothing)."""
     global _context
     with _started:
         if _context is None:
             context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(PRELOAD if preload else [])
+            context.set_forkserver_preload(list(preload or []))
             _context = context
         return _context
 
 
-def start_worker(preload: bool = True) -> None:
-    """Start the warm worker now (it imports the stack while Snakemake schedules the first jobs)."""
+def start_worker(preload: list[str]) -> None:
+    """Start the warm worker now, importing the ``preload`` modules (it does so while Snakemake submits the
+    first jobs, which wait for it)."""
     from multiprocessing import forkserver
 
     warm_context(preload)

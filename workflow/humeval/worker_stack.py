@@ -1,33 +1,22 @@
-"""What the warm worker (:mod:`humeval.worker`) imports once, so no stage job imports it again.
-
-The libraries stage jobs use, and every module of this package the stage scripts run. textacy (with
-spaCy) is left to the one study that uses it: it would hold every job back by 1.3 s (pingouin, on top of
-the rest, costs 0.2 s).
+"""What the warm worker (:mod:`humeval.worker`) imports first in every run: pandas, the ``snakemake`` object's
+classes (to unpickle a job), every module of this package the stage scripts run, and matplotlib's backend set
+to Agg (so a preloaded ``matplotlib.pyplot`` draws off screen). The libraries only some rules use follow
+(:data:`humeval.worker.RULE_LIBRARIES`).
 """
 
 import importlib
 import pkgutil
 
 import matplotlib
+import pandas  # noqa: F401
+import snakemake.iocontainers  # noqa: F401
 
 import humeval
 
-#: The libraries, and what unpickles a job's ``snakemake`` object.
-LIBRARIES = (
-    "pandas",
-    "scipy.stats",
-    "pingouin",
-    "krippendorff",
-    "matplotlib.pyplot",
-    "openpyxl",
-    "snakemake.iocontainers",
-)
 #: Package modules that are tools, not stages (benchmark, scaling, this worker).
 NOT_STAGES = {"humeval.bench", "humeval.scale", "humeval.worker", "humeval.worker_stack"}
 
 matplotlib.use("Agg")
-for name in LIBRARIES:
-    importlib.import_module(name)
 for module in pkgutil.walk_packages(humeval.__path__, "humeval."):
     if module.name not in NOT_STAGES:
         importlib.import_module(module.name)

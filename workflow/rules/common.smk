@@ -126,10 +126,10 @@ def get_final_output():
 
 
 # Every stage job runs its script (workflow/scripts/<name>.py) in a process forked from one warm worker that has
-# imported the stack once (humeval.worker). The stack is preloaded only where many jobs run: in Snakemake's own
-# process executing locally; on a cluster (Snakemake's process runs the tiny local rules, a node's process one
-# job) each job imports what its script uses.
-from humeval.worker import run_script as run_in_worker, start_worker, stop_worker  # noqa: E402
+# imported, once, pandas, the package and the libraries of the rules this run executes (humeval.worker). Only
+# where many jobs run: in Snakemake's own process executing locally; on a cluster (Snakemake's process runs the
+# tiny local rules, a node's process one job) each job imports what its script uses.
+from humeval.worker import preload_for, run_script as run_in_worker, start_worker, stop_worker  # noqa: E402
 
 
 def run_script(name, rule, input, output, params, wildcards, threads, resources, log):
@@ -141,8 +141,16 @@ def run_script(name, rule, input, output, params, wildcards, threads, resources,
     run_in_worker(scripts / f"{name}.py", job)
 
 
+def warm_preload():
+    """What the warm worker imports first: for the rules of the jobs this run executes, where Snakemake executes
+    them locally; nothing elsewhere."""
+    if not workflow.local_exec or workflow.remote_exec or workflow.subprocess_exec:
+        return []
+    return preload_for({job.rule.name for job in workflow.dag.needrun_jobs()})
+
+
 onstart:
-    start_worker(preload=workflow.local_exec and not (workflow.remote_exec or workflow.subprocess_exec))
+    start_worker(warm_preload())
 
 
 onsuccess:
