@@ -11,8 +11,8 @@ configfile: "config/config.yaml"
 report: "workflow/report/workflow.rst"
 
 
-# On a cluster (profiles/slurm) these run in Snakemake's own process: downloads (compute nodes often have
-# no internet), the published numbers (milliseconds of parsing), the code stamp and the target rule.
+# On a cluster (profiles/slurm) these run where Snakemake runs, not submitted: downloads (compute nodes often
+# have no internet), the published numbers (milliseconds of parsing), the code stamp and the target rule.
 localrules:
     all,
     fetch_raw,
