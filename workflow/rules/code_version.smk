@@ -6,5 +6,6 @@ rule code_version:
         CODE_VERSION,
     log:
         "results/logs/code_version/code_version.log",
+    priority: stage_priority("code_version")
     run:
         run_script("code_version", rule, input, output, params, wildcards, threads, resources, log)

@@ -10,6 +10,7 @@ rule exclude:
         variants="results/{study}/exclusions_variants.csv",
     log:
         "results/logs/exclude/{study}.log",
+    priority: stage_priority("exclude")
     params:
         study=config_slice("exclusions"),
     run:

@@ -8,6 +8,7 @@ rule extract:
         participants="results/{study}/tidy/participants.csv",
     log:
         "results/logs/extract/{study}.log",
+    priority: stage_priority("extract")
     params:
         study=config_slice("raw", "extract"),
         files=get_raw_files,

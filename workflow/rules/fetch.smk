@@ -4,6 +4,7 @@ rule fetch_raw:
         directory(f"{RAW_DIR}/{{study}}"),
     log:
         "results/logs/fetch_raw/{study}.log",
+    priority: stage_priority("fetch_raw")
     params:
         # the files' URLs and checksums are provenance; where they are copied from (a mirror) is not, so the
         # script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run with

@@ -13,6 +13,7 @@ rule figures:
         ),
     log:
         "results/logs/figures/{study}.log",
+    priority: stage_priority("figures")
     params:
         study=config_slice("figures"),
         formats=FIGURE_FORMATS,

@@ -12,6 +12,7 @@ rule metrics:
         metrics="results/{study}/intermediate/metrics.csv",
     log:
         "results/logs/metrics/{study}.log",
+    priority: stage_priority("metrics")
     params:
         study=config_slice("metrics", "systems", "published_aggregates"),
     run:

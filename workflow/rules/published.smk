@@ -8,6 +8,7 @@ rule published:
         published="results/{study}/intermediate/published.csv",
     log:
         "results/logs/published/{study}.log",
+    priority: stage_priority("published")
     params:
         study=config_slice("published", "published_aggregates", "published_files"),
         files=get_published_files,

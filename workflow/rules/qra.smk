@@ -11,6 +11,7 @@ rule qra:
         qra3=directory("results/{study}/qra3"),
     log:
         "results/logs/qra/{study}.log",
+    priority: stage_priority("qra")
     params:
         study=config_slice("qra", "qra3", "experiments"),
     run:

@@ -21,6 +21,7 @@ rule summary:
         qra3_figure=report("results/summary/figure_qra3.png", caption="../report/summary_qra3.rst", category="Summary"),
     log:
         "results/logs/summary/summary.log",
+    priority: stage_priority("summary")
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,

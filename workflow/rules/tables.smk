@@ -23,6 +23,7 @@ rule tables:
         ),
     log:
         "results/logs/tables/{study}.log",
+    priority: stage_priority("tables")
     params:
         study=config_slice("tables", "rounding"),
     run:
