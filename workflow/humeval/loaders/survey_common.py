@@ -7,6 +7,7 @@ columns of a block are either ``alternate`` (readability, coherence per response
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
@@ -91,10 +92,15 @@ def tidy_from_wide(
     design: str,
 ) -> pd.DataFrame:
     """Tidy rows from a participants x item-columns frame of numbers (columns in ``layout`` order)."""
-    wide = ratings.set_axis(range(len(layout)), axis=1)
-    wide.insert(0, "participant", participants.to_numpy())
-    long = wide.melt(id_vars="participant", var_name="column", value_name="value")
-    long = long.join(layout, on="column")
+    people, columns = ratings.shape
+    # column-major, as DataFrame.melt orders it (melt concatenates the hundreds of columns one by one: 10x slower)
+    long = pd.DataFrame(
+        {
+            "participant": np.tile(participants.to_numpy(), columns),
+            "column": np.repeat(np.arange(columns), people),
+            "value": ratings.to_numpy().ravel(order="F"),
+        }
+    ).join(layout, on="column")
     item = "c" + long["context"].astype(str).str.zfill(2) + "r" + long["position"].astype(str)
     response_type = RESPONSE_TYPES[design]
     judgement = long["participant"] + ":" + condition + ":" + item + ":" + long["criterion"]
