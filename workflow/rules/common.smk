@@ -152,7 +152,13 @@ def get_final_output():
 # imported, once, pandas, the package and the libraries of the rules this run executes (humeval.worker). Only
 # where many jobs run: in Snakemake's own process executing locally; on a cluster (Snakemake's process runs the
 # tiny local rules, a node's process one job) each job imports what its script uses.
-from humeval.worker import preload_for, run_script as run_in_worker, start_worker, stop_worker  # noqa: E402
+from humeval.worker import (
+    exit_promptly,
+    preload_for,
+    run_script as run_in_worker,
+    start_worker,
+    stop_worker,
+)  # noqa: E402
 
 
 def run_script(name, rule, input, output, params, wildcards, threads, resources, log):
@@ -178,7 +184,9 @@ onstart:
 
 onsuccess:
     stop_worker()
+    exit_promptly()
 
 
 onerror:
     stop_worker()
+    exit_promptly()
