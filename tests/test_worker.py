@@ -81,3 +81,27 @@ def test_the_preload_table_lists_every_library_a_stages_code_imports():
                 names += [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
                 missing |= {(stage, file, n) for n in names if n.split(".")[0] in heavy - listed}
     assert missing == set()
+
+
+def test_exit_promptly_ends_pending_timers_and_freezes_the_collector():
+    """Snakemake's scheduler leaves a 1 s job-rate timer pending (a non-daemon thread the interpreter waits for
+    at exit); at the end of a run exit_promptly ends it at once and keeps the last collection off the DAG."""
+    import gc
+    import threading
+    import time
+
+    from humeval.worker import exit_promptly
+
+    fired = []
+    timer = threading.Timer(30, lambda: fired.append(True))
+    timer.start()
+    started = time.perf_counter()
+    try:
+        exit_promptly()
+        timer.join(5)
+        assert not timer.is_alive() and time.perf_counter() - started < 5
+        assert fired == []  # cancelled, not run
+        assert gc.get_freeze_count() > 0
+    finally:
+        timer.cancel()
+        gc.unfreeze()
