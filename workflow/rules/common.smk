@@ -85,9 +85,10 @@ def code_for(stage):
 
 
 #: The stages in the order of the flow: jobs of an earlier stage go first (``priority:``), so every study's extract
-#: starts at the beginning of a run and the longest study's chain is not left for last (with equal priorities
-#: Snakemake's order is arbitrary, and a run that started santhanam's extract last took 4 s longer). Among jobs
-#: of one stage Snakemake's greedy scheduler prefers the larger inputs (profiles/default).
+#: starts at the beginning of a run and the longest study's chain is not left for late (with equal priorities
+#: Snakemake's order among ready jobs is arbitrary: one cold run started santhanam's extract, the head of the
+#: longest chain, 3.5 s after the first extract). Among jobs of one stage Snakemake's greedy scheduler prefers
+#: the larger inputs (profiles/default).
 STAGES = [
     "code_version",
     "fetch_raw",
