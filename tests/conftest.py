@@ -27,9 +27,7 @@ def full_run(tmp_path_factory):
     workdir = copy_project(tmp_path_factory.mktemp("full"))
     result = run_snakemake(workdir, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
-    rulegraph = run_snakemake(workdir, "rulegraph", env=env)  # drawn on request, for the report (README)
-    assert rulegraph.returncode == 0, rulegraph.stderr[-3000:]
-    report = run_snakemake(workdir, "--report", "results/report.html", "all", "rulegraph", env=env)
+    report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
     return workdir
 

@@ -75,9 +75,21 @@ def copy_project(target: Path, studies: list[str] | None = None) -> Path:
     return target
 
 
+def package_path(workdir: Path) -> dict:
+    """``PYTHONPATH`` that makes ``workdir``'s own copy of the package the one imported, where it has one."""
+    if not (Path(workdir) / "workflow/humeval/__init__.py").is_file():
+        return {}
+    return {
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(workdir) / "workflow"), os.environ.get("PYTHONPATH")]))
+    }
+
+
 def run_snakemake(workdir: Path, *args: str, env: dict | None = None, timeout: int = 600):
-    """Run ``python -m snakemake`` in ``workdir``; return the CompletedProcess (text output)."""
+    """Run ``python -m snakemake`` in ``workdir``; return the CompletedProcess (text output). In a copy of the
+    project (:func:`copy_project`) Snakemake and its jobs import the copy's package, so an edit there is an edit
+    of the code that runs."""
     full_env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"}
+    full_env.update(package_path(workdir))
     full_env.update(env or {})
     return subprocess.run(
         [sys.executable, "-m", "snakemake", "--cores", "2", *args],

@@ -82,7 +82,7 @@ def test_figure_eight_duplicated_judgement(tmp_path):
     frame = pd.read_csv(REPORT, dtype=str, keep_default_na=False)
     bad = tmp_path / "dup.csv"
     pd.concat([frame, frame.head(1)]).to_csv(bad, index=False)
-    from humeval.pipeline import extract_study
+    from humeval.loaders import extract_study
 
     study = {
         "name": "s",

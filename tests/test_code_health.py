@@ -13,7 +13,7 @@ import pytest
 from helpers import REPO, skip_or_fail
 
 pytestmark = pytest.mark.checks
-SNAKEMAKE_FILES = ["Snakefile", "workflow/rules"]
+SNAKEMAKE_FILES = ["Snakefile", "workflow/Snakefile", "workflow/rules"]
 
 
 def run(*command, cwd=REPO, timeout=300):

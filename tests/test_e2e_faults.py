@@ -1,6 +1,8 @@
-"""Faults: a run killed mid-way (SIGKILL of Snakemake and its jobs) is completed by a plain rerun with the
-same outputs as an uninterrupted run; a second run started while one is running stops with Snakemake's lock
-message and leaves the first run's outputs intact."""
+"""Faults, with locking left to Snakemake: a run killed mid-way (SIGKILL of Snakemake and its jobs) leaves its
+lock, the next run stops with Snakemake's lock message naming ``--unlock``, and after ``snakemake --unlock`` a
+plain rerun completes with the same outputs as an uninterrupted run; a second run started while one is running
+stops with the lock message, a dry run beside it leaves the live run's lock alone, and the first run's outputs
+are intact; Ctrl-C stops every process of the run."""
 
 import os
 import signal
@@ -9,14 +11,14 @@ import sys
 import time
 
 import pytest
-from helpers import copy_project, raw_source, run_snakemake
+from helpers import copy_project, package_path, raw_source, run_snakemake
 
 pytestmark = pytest.mark.e2e
 STUDY = "hosking-2022-paraphrase-meaning"
 
 
 def start(workdir):
-    env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"} | raw_source()
+    env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"} | raw_source() | package_path(workdir)
     return subprocess.Popen(
         [sys.executable, "-m", "snakemake", "--cores", "2"],
         cwd=workdir,
@@ -34,7 +36,7 @@ def wait_for(path, seconds=120):
     assert path.exists(), path
 
 
-def test_a_killed_run_is_completed_by_a_plain_rerun(full_run, tmp_path):
+def test_a_killed_run_is_completed_after_unlock(full_run, tmp_path):
     workdir = copy_project(tmp_path / "project", [STUDY])
     process = start(workdir)
     wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
@@ -42,9 +44,13 @@ def test_a_killed_run_is_completed_by_a_plain_rerun(full_run, tmp_path):
     process.wait()
     assert not (workdir / "results" / STUDY / "numbers.csv").exists()  # it really was cut short
     assert list((workdir / ".snakemake/locks").glob("*.lock"))  # and left its lock behind
+    refused = run_snakemake(workdir, env=raw_source())
+    assert refused.returncode != 0
+    assert "LockException" in refused.stderr and "--unlock" in refused.stderr  # Snakemake's own remedy, named
+    unlock = run_snakemake(workdir, "--unlock", env=raw_source())
+    assert unlock.returncode == 0, unlock.stderr[-3000:]
     rerun = run_snakemake(workdir, env=raw_source())
     assert rerun.returncode == 0, rerun.stderr[-3000:]
-    assert "removed a stale lock" in rerun.stderr
     for path in ("numbers.csv", "exclusions.csv", "tidy/judgements.csv", "tables/table1.csv", "tables/table1.md"):
         assert (workdir / "results" / STUDY / path).read_bytes() == (full_run / "results" / STUDY / path).read_bytes()
 
@@ -53,6 +59,12 @@ def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path)
     workdir = copy_project(tmp_path / "project", [STUDY])
     first = start(workdir)
     wait_for(workdir / ".snakemake/locks")
+    wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
+    locks = sorted((workdir / ".snakemake/locks").glob("*.lock"))
+    assert locks
+    dry = run_snakemake(workdir, "-n", env=raw_source())  # a dry run (parses the workflow) beside the live run
+    assert dry.returncode == 0, dry.stderr[-3000:]
+    assert sorted((workdir / ".snakemake/locks").glob("*.lock")) == locks  # the live run's lock is untouched
     second = run_snakemake(workdir, env=raw_source())
     assert second.returncode != 0
     assert "LockException" in second.stderr and "--unlock" in second.stderr
@@ -75,13 +87,13 @@ def session_processes(session: int) -> list:
     return found
 
 
-def test_ctrl_c_stops_the_run_and_its_workers_and_a_plain_rerun_completes(full_run, tmp_path):
-    """SIGINT to the whole process group, as Ctrl-C in a terminal: Snakemake, the warm worker and its jobs stop
-    (no process of the run is left), and the same command completes the run with the outputs of a full run."""
+def test_ctrl_c_stops_the_run_and_its_jobs_and_a_plain_rerun_completes(full_run, tmp_path):
+    """SIGINT to the whole process group, as Ctrl-C in a terminal: Snakemake and its jobs stop (no process of the
+    run is left), and the same command completes the run with the outputs of a full run."""
     workdir = copy_project(tmp_path / "project", [STUDY])
     process = start(workdir)
     wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
-    assert len(session_processes(process.pid)) > 1  # Snakemake and the warm worker (and a job) are running
+    assert session_processes(process.pid)  # Snakemake (and a job) are running
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(timeout=60) != 0
     deadline = time.monotonic() + 10

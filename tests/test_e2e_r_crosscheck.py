@@ -19,8 +19,7 @@ import pytest
 from helpers import SUMMARY_LINES, skip_or_fail
 
 from humeval.intermediate import read_csv
-from humeval.metrics import agreement, surveys
-from humeval.pipeline import metrics_study
+from humeval.metrics import agreement, metrics_study, surveys
 
 pytestmark = pytest.mark.e2e
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 import slurm_local
-from helpers import copy_project, raw_source, skip_or_fail
+from helpers import copy_project, package_path, raw_source, skip_or_fail
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-# generated beside the results but not results: per-job logs, the report, the on-request rule graph
-NOT_COMPARED = ("logs/", "report.html", "rulegraph.")
+# generated beside the results but not results: per-job logs, the report
+NOT_COMPARED = ("logs/", "report.html")
 
 
 def result_files(results: Path) -> dict[str, bytes]:
@@ -46,7 +46,7 @@ def test_the_workflow_on_slurm_equals_the_local_run(full_run, tmp_path):
                 "2",
             ],
             cwd=workdir,
-            env={**os.environ, **env},
+            env={**os.environ, **env, **package_path(workdir)},
             capture_output=True,
             text=True,
             timeout=1800,

@@ -10,10 +10,14 @@ recomputed value. ``note`` carries the config's diagnosis for mismatch and publi
 
 from __future__ import annotations
 
+import logging
+
 import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.rounding import r_signif3_half_up, truncate
+
+log = logging.getLogger(__name__)
 
 AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note"]
 UNDIAGNOSED = "UNDIAGNOSED: the config records no reason for this difference"
@@ -87,3 +91,13 @@ def build_audit(
     audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)
     audit.loc[~needs_note, "note"] = ""
     return audit[AUDIT_COLUMNS].reset_index(drop=True)
+
+
+def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
+    """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
+    against the published numbers."""
+    recomputed = pd.concat([values, qra], ignore_index=True)
+    audit = build_audit(recomputed, published, study["tables"])
+    counts = audit["status"].value_counts().to_dict()
+    log.info("audit: %s", counts)
+    return audit

@@ -13,9 +13,21 @@ from urllib.parse import unquote, urlparse
 
 import yaml
 
+from humeval.aggregates import rank_count_rows
 from humeval.errors import HumevalError
 
-SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
+
+def schema_dir() -> Path:
+    """The JSON Schemas: ``workflow/schemas`` beside the package in a clone (or an editable install), else the
+    copy a non-editable install ships inside the package (``humeval/schemas``)."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "schemas", here / "schemas"):
+        if (candidate / "study.schema.yaml").is_file():
+            return candidate
+    raise HumevalError(f"the JSON Schemas are missing beside {here} and inside it: reinstall humeval-repro")
+
+
+SCHEMA_DIR = schema_dir()
 
 
 # libyaml's parser when PyYAML has it (the wheels do): the study files are parsed at every Snakemake start
@@ -133,31 +145,6 @@ def check_references(study: dict, source: str) -> None:
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
-
-
-def rank_count_rows(aggregate: dict) -> dict[str, list[int]]:
-    """The counts of a ``published_aggregates`` entry of kind rank_counts, ``{system: [f(s, 1), ...]}``, after
-    checking them: every system gives the same number of ranks, each system's counts sum to the stated
-    ``total`` and, when every ranking fills every rank once (as many ranks as systems), so do each rank's."""
-    counts = {system: [int(c) for c in row] for system, row in aggregate["counts"].items()}
-    widths = {len(row) for row in counts.values()}
-    if len(widths) != 1:
-        raise HumevalError(f"published aggregate {aggregate['id']}: systems give different numbers of ranks")
-    total = int(aggregate["total"])
-    for system, row in counts.items():
-        if sum(row) != total:
-            raise HumevalError(
-                f"published aggregate {aggregate['id']}: counts of system {system!r} sum to {sum(row)}, "
-                f"expected total {total}"
-            )
-    if len(counts) == widths.pop():
-        for rank, column in enumerate(zip(*counts.values()), start=1):
-            if sum(column) != total:
-                raise HumevalError(
-                    f"published aggregate {aggregate['id']}: counts at rank {rank} sum to {sum(column)}, "
-                    f"expected total {total}"
-                )
-    return counts
 
 
 def check_parameters(study: dict, fail) -> None:

@@ -10,9 +10,13 @@ one row per dropped judgement (a whole ranking is one judgement).
 
 from __future__ import annotations
 
+import logging
+
 import pandas as pd
 
 from humeval.errors import HumevalError
+
+log = logging.getLogger(__name__)
 
 EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]
 
@@ -183,3 +187,17 @@ def variant_exclusions(kept: pd.DataFrame, participants: pd.DataFrame, entries: 
         _, log = apply_exclusions(kept, participants, [{k: v for k, v in entry.items() if k != "variant"}])
         logs.append(log.assign(variant=entry["variant"]))
     return pd.concat(logs, ignore_index=True)[VARIANT_COLUMNS] if logs else pd.DataFrame(columns=VARIANT_COLUMNS)
+
+
+def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
+    """Apply the study's exclusions; (kept judgements, exclusion log, exclusion-variant log). Entries with a
+    ``variant`` are sensitivity analyses: logged apart and applied only by metrics that name the variant."""
+    entries = study.get("exclusions", [])
+    kept, excluded = apply_exclusions(tidy, participants, [e for e in entries if "variant" not in e])
+    for rule, count in excluded["rule"].value_counts(sort=False).items():
+        log.info("exclusion %s: %d judgements", rule, count)
+    log.info("kept %d of %d judgement rows", len(kept), len(tidy))
+    variants = variant_exclusions(kept, participants, [e for e in entries if "variant" in e])
+    for (variant, rule), count in variants.groupby(["variant", "rule"]).size().items():
+        log.info("variant %s, exclusion %s: %d judgements", variant, rule, count)
+    return kept, excluded, variants

@@ -10,6 +10,7 @@ footnotes say why.
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from pathlib import Path
 
 import pandas as pd
 
@@ -124,3 +125,16 @@ def frame_markdown(frame: pd.DataFrame, decimals: int = 3) -> str:
     lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines)
+
+
+def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
+    """Write ``<table>.csv`` and ``<table>.md`` for every configured table."""
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for table in study["tables"]:
+        csv_path, md_path = outdir / f"{table['id']}.csv", outdir / f"{table['id']}.md"
+        wide_table(audit, table).to_csv(csv_path)
+        md_path.write_text(markdown_table(audit, table, study.get("rounding", "half_up")))
+        written += [csv_path, md_path]
+    return written

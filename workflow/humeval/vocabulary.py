@@ -14,8 +14,30 @@ import ast
 import difflib
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
-from humeval.code_deps import module_origin, parsed_source
+PACKAGE = "humeval"
+ROOT = Path(__file__).resolve().parent
+
+
+@cache
+def module_origin(module: str) -> str | None:
+    """The source file of a ``humeval`` module, found on disk (nothing is imported)."""
+    parts = module.split(".")
+    if parts[0] != PACKAGE:
+        return None
+    base = ROOT.joinpath(*parts[1:])
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return str(candidate)
+    return None
+
+
+@cache
+def parsed_source(path: str) -> tuple[ast.Module, str]:
+    """A package source file parsed with :mod:`ast`, and its text (parsed once per process)."""
+    source = Path(path).read_text()
+    return ast.parse(source), source
 
 
 @dataclass(frozen=True)

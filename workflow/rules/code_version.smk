@@ -1,5 +1,5 @@
 rule code_version:
-    """Stamp the package sources (sha256 per file); a change to the package reruns every stage."""
+    """Stamp the package sources the jobs ran (sha256 per file): the code version of the results."""
     input:
         PACKAGE_SOURCES,
     output:
@@ -7,5 +7,7 @@ rule code_version:
     log:
         "results/logs/code_version/code_version.log",
     priority: stage_priority("code_version")
-    run:
-        run_script("code_version", rule, input, output, params, wildcards, threads, resources, log)
+    conda:
+        "../../envs/humeval.yaml"
+    script:
+        "../scripts/code_version.py"

@@ -11,7 +11,9 @@ rule exclude:
     log:
         "results/logs/exclude/{study}.log",
     priority: stage_priority("exclude")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("exclusions"),
-    run:
-        run_script("exclude", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/exclude.py"

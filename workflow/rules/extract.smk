@@ -9,8 +9,10 @@ rule extract:
     log:
         "results/logs/extract/{study}.log",
     priority: stage_priority("extract")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("raw", "extract"),
         files=get_raw_files,
-    run:
-        run_script("extract", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/extract.py"

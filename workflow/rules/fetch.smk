@@ -5,10 +5,12 @@ rule fetch_raw:
     log:
         "results/logs/fetch_raw/{study}.log",
     priority: stage_priority("fetch_raw")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         # the files' URLs and checksums are provenance; where they are copied from (a mirror) is not, so the
         # script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run with
         # another mirror or none does not refetch
         files=get_raw_files,
-    run:
-        run_script("fetch_raw", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/fetch_raw.py"

@@ -14,8 +14,10 @@ rule figures:
     log:
         "results/logs/figures/{study}.log",
     priority: stage_priority("figures")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("figures"),
         formats=FIGURE_FORMATS,
-    run:
-        run_script("figures", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/figures.py"

@@ -13,7 +13,9 @@ rule metrics:
     log:
         "results/logs/metrics/{study}.log",
     priority: stage_priority("metrics")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("metrics", "systems", "published_aggregates"),
-    run:
-        run_script("metrics", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/metrics.py"

@@ -2,15 +2,17 @@ rule published:
     """Parse the study's published numbers once (value, precision, marker, note): the strings the config
     transcribes from the paper, and the rows of published files (full precision) where the study has any."""
     input:
-        raw=get_published_raw,
+        raw=f"{RAW_DIR}/{{study}}",
         code=code_for("published"),
     output:
         published="results/{study}/intermediate/published.csv",
     log:
         "results/logs/published/{study}.log",
     priority: stage_priority("published")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("published", "published_aggregates", "published_files"),
         files=get_published_files,
-    run:
-        run_script("published", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/published.py"

@@ -12,7 +12,9 @@ rule qra:
     log:
         "results/logs/qra/{study}.log",
     priority: stage_priority("qra")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("qra", "qra3", "experiments"),
-    run:
-        run_script("qra", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/qra.py"

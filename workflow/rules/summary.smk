@@ -22,9 +22,11 @@ rule summary:
     log:
         "results/logs/summary/summary.log",
     priority: stage_priority("summary")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,
         configs={name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()},
-    run:
-        run_script("summary", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/summary.py"

@@ -24,7 +24,9 @@ rule tables:
     log:
         "results/logs/tables/{study}.log",
     priority: stage_priority("tables")
+    conda:
+        "../../envs/humeval.yaml"
     params:
         study=config_slice("tables", "rounding"),
-    run:
-        run_script("tables", rule, input, output, params, wildcards, threads, resources, log)
+    script:
+        "../scripts/tables.py"

@@ -1,7 +1,7 @@
 """Tidy judgements -> kept judgements + exclusions.csv (rule exclude)."""
 
+from humeval.exclusions import exclude_study
 from humeval.intermediate import read_csv
-from humeval.pipeline import exclude_study
 from humeval.runner import run
 
 

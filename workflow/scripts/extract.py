@@ -3,7 +3,7 @@
 import os
 
 from humeval.fetch import verify_fetched
-from humeval.pipeline import extract_study
+from humeval.loaders import extract_study
 from humeval.runner import run
 
 

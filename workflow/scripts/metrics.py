@@ -1,7 +1,7 @@
 """Kept judgements (+ published inputs) -> the study's metric values (rule metrics)."""
 
 from humeval.intermediate import read_csv
-from humeval.pipeline import metrics_study
+from humeval.metrics import metrics_study
 from humeval.runner import run
 
 

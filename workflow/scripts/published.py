@@ -6,9 +6,9 @@ from humeval.runner import run
 
 
 def main():
-    if snakemake.input.raw:
-        verify_fetched(snakemake.input.raw[0], snakemake.params.files, study=snakemake.wildcards.study)
-    raw_paths = {f["id"]: f"{snakemake.input.raw[0]}/{f['filename']}" for f in snakemake.params.files}
+    raw = snakemake.input.raw
+    verify_fetched(raw, snakemake.params.files, study=snakemake.wildcards.study)
+    raw_paths = {f["id"]: f"{raw}/{f['filename']}" for f in snakemake.params.files}
     published_numbers(snakemake.params.study, raw_paths).to_csv(snakemake.output.published, index=False)
 
 

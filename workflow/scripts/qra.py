@@ -2,7 +2,7 @@
 the QRA3 tool's inputs (rule qra)."""
 
 from humeval.intermediate import read_csv
-from humeval.pipeline import qra_study, write_qra3_exports
+from humeval.qra import qra_study, write_qra3_exports
 from humeval.runner import run
 
 

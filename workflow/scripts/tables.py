@@ -1,9 +1,10 @@
 """Metric values + QRA cells vs published numbers -> the numbers.csv audit, and every paper table from it as
 CSV + Markdown (rule tables)."""
 
+from humeval.audit import audit_study
 from humeval.intermediate import read_csv
-from humeval.pipeline import audit_study, write_tables
 from humeval.runner import run
+from humeval.tables import write_tables
 
 
 def main():

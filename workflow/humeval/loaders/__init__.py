@@ -8,9 +8,16 @@ name; a study config picks one with ``loader: <name>``. Modules are imported onl
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+log = logging.getLogger(__name__)
 
 LOADERS: dict[str, str] = {
     "prolific_webapp_sqlite": "humeval.loaders.prolific_webapp_sqlite",
@@ -57,3 +64,33 @@ def read_workbook_sheet(path: str, sheet: str, **options):
         raise HumevalError(f"no sheet {sheet!r}: {exc}", file=path) from None
     except (zipfile.BadZipFile, InvalidFileException, KeyError, OSError, EOFError, ParseError, zlib.error) as exc:
         raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
+
+
+def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants.
+
+    ``raw_paths`` maps raw ids to the files that were fetched; an optional raw file that is absent is
+    left out of its loader's inputs (the loader then computes what it can without it).
+    """
+    import pandas as pd
+
+    from humeval.tidy import validate_judgements, validate_participants
+
+    optional = {r["id"] for r in study["raw"] if r.get("optional")}
+    judgements, participants = [], []
+    for entry in study["extract"]:
+        absent = [raw_id for raw_id in entry["inputs"].values() if raw_id not in raw_paths]
+        required_absent = [raw_id for raw_id in absent if raw_id not in optional]
+        if required_absent:
+            raise HumevalError(f"raw file(s) {required_absent} were not fetched", study=study["name"])
+        for raw_id in absent:
+            log.warning("optional raw file %s is absent: side(s) needing it stay published only", raw_id)
+        inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items() if raw_id in raw_paths}
+        log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
+        j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"], side=entry["side"])
+        log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
+        judgements.append(j)
+        participants.append(p)
+    tidy = validate_judgements(pd.concat(judgements, ignore_index=True), f"{study['name']} tidy judgements")
+    people = validate_participants(pd.concat(participants, ignore_index=True), f"{study['name']} participants")
+    return tidy, people

@@ -9,11 +9,14 @@ Modules are imported only when a study uses them, so no step pays for a library 
 from __future__ import annotations
 
 import importlib
+import logging
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from humeval.errors import HumevalError
+
+log = logging.getLogger(__name__)
 
 VALUE_COLUMNS = ["table", "row", "column", "value"]
 
@@ -147,3 +150,19 @@ def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
         first = out[duplicated].iloc[0]
         raise HumevalError(f"two metrics write the same cell {first['table']}/{first['row']}/{first['column']}")
     return out
+
+
+def metrics_study(study: dict, kept, tidy, participants, exclusions, published, variants) -> pd.DataFrame:
+    """The study's metric values (table, row, column, value); ``published`` is the parsed published
+    numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches);
+    ``variants`` the exclusion-variant log (sensitivity analyses a metric may name)."""
+    data = StudyData(
+        kept=kept,
+        tidy=tidy,
+        participants=participants,
+        exclusions=exclusions,
+        published=published,
+        config=study,
+        variant_exclusions=variants,
+    )
+    return compute_metrics(data, study.get("metrics", []))

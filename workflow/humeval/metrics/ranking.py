@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.config import rank_count_rows
+from humeval.aggregates import rank_count_rows
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 

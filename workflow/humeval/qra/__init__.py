@@ -13,13 +13,17 @@ metrics where data allow.
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+log = logging.getLogger(__name__)
 
 QRA_TYPES: dict[str, str] = {
     "cv_star": "humeval.qra.precision:cv_star_entry",
@@ -55,3 +59,47 @@ def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict
         out += cells
         summary += rows
     return pd.DataFrame(out, columns=VALUE_COLUMNS), pd.DataFrame(summary, columns=SUMMARY_COLUMNS)
+
+
+def qra_study(
+    study: dict, values: pd.DataFrame, published: pd.DataFrame, kept: pd.DataFrame
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict]]:
+    """QRA cells from the metric values and the published numbers, a summary of each Type I/II result with
+    the inputs and recipe it used, and per QRA3 table the QRA3 tool's input and config (``exports``:
+    table -> {input: DataFrame, config: dict, notes: [str]})."""
+    import pandas as pd
+
+    from humeval.metrics import VALUE_COLUMNS
+    from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
+
+    cells, summary = qra_values(values, published, study.get("qra", []))
+    experiments = {e["id"]: e for e in study["experiments"]}
+    qra3_cells, exports = [], {}
+    for entry in study.get("qra3", []):
+        table_cells, notes, tool_rows = qra3_entry(values, published, kept, entry, experiments)
+        key = entry.get("key", study["name"])
+        exports[entry["table"]] = {
+            "input": tool_input_csv(tool_rows, key),
+            "config": tool_config(entry, experiments, key),
+            "notes": notes,
+        }
+        for note in notes:
+            log.info("QRA3 %s: %s", entry["table"], note)
+        qra3_cells += table_cells
+    if qra3_cells:
+        cells = pd.concat([cells, pd.DataFrame(qra3_cells, columns=VALUE_COLUMNS)], ignore_index=True)
+    return cells, summary, exports
+
+
+def write_qra3_exports(exports: dict[str, dict], outdir: str | Path) -> None:
+    """``<outdir>/<table>/qra3_input.csv``, ``qra3_config.json`` and ``notes.txt`` per QRA3 table."""
+    import json
+
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    for table, export in exports.items():
+        folder = outdir / table
+        folder.mkdir(exist_ok=True)
+        export["input"].to_csv(folder / "qra3_input.csv", index=False)
+        (folder / "qra3_config.json").write_text(json.dumps(export["config"], indent=2) + "\n")
+        (folder / "notes.txt").write_text("".join(f"{note}\n" for note in export["notes"]))

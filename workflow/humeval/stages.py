@@ -1,0 +1,44 @@
+"""Which package sources each stage's job runs: the inputs that make a job rerun when its code changes.
+
+Snakemake reruns a ``script:`` job when the script itself changes; the package code it calls is given as plain
+inputs, over-approximated by stage: a whole folder where the study config picks modules by name (``loaders/``
+for extract, ``metrics/`` for metrics, ``qra/`` for qra), otherwise the modules the stage imports. Editing a
+loader reruns every study's extract (and what follows only where the tidy table changed), editing
+``figures.py`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
+stage's script and folders and fails when one is not listed here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader.
+SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py")
+
+#: Per stage (a rule of workflow/rules): package files and folders (ending in ``/``) besides :data:`SHARED`.
+STAGE_CODE: dict[str, tuple[str, ...]] = {
+    "fetch_raw": ("fetch.py",),
+    "published": ("fetch.py", "published.py"),
+    "extract": ("fetch.py", "loaders/", "tidy.py"),
+    "exclude": ("exclusions.py",),
+    "metrics": ("metrics/", "aggregates.py", "rounding.py"),
+    "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
+    "tables": ("audit.py", "tables.py", "rounding.py"),
+    "figures": ("figures.py",),
+    "summary": ("summary.py", "audit.py", "figures.py", "tables.py", "rounding.py", "qra/", "metrics/__init__.py"),
+}
+
+
+def stage_sources(stage: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
+    """The package source files of ``stage`` (sorted), the folders expanded to their ``.py`` files.
+
+    >>> [p.name for p in stage_sources("figures")]
+    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'runner.py']
+    """
+    files: set[Path] = set()
+    for entry in SHARED + STAGE_CODE[stage]:
+        path = package_dir / entry
+        files |= set(path.rglob("*.py")) if entry.endswith("/") else {path}
+    return sorted(files)
