@@ -63,7 +63,7 @@ def test_every_stage_rule_has_a_script_and_code_inputs():
     rules = {
         name
         for p in (REPO / "workflow/rules").glob("*.smk")
-        for name in re.findall(r"^rule (\w+):", p.read_text(), re.M)
+        for name in re.findall(r"^rule (\w+):", p.read_text(), re.MULTILINE)
     }
     assert set(STAGE_CODE) | {"code_version"} == rules
     assert {p.stem for p in SCRIPTS.glob("*.py")} == rules

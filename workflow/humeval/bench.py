@@ -1,27 +1,31 @@
-"""The project's benchmark: ``python -m humeval.bench`` (from the repository root, with the mirror set).
+"""The project's benchmark: ``python -m humeval.bench [--before REF]`` (from the clone's root, mirror set).
 
-In a fresh copy of the project it measures, in one invocation: the floor (one Python process importing the
-stack, pandas, scipy.stats, pingouin, krippendorff, matplotlib.pyplot and textacy, and reading every raw
-file; the best of three, so a cold disk cache does not flatter the ratios), a cold run of all enabled studies
-(the best of three, each from no results, as this machine's wall times vary by 15-20%; all three are
-printed, with the CPU time of all processes of the best), a no-op run, Snakemake's own start-up, and reruns
-after a figure option, a published number, an edit of ``figures.py`` and of a loader; it prints each in
-seconds and as a ratio to the floor.
+In one invocation it measures the floor once (one Python process importing pandas, scipy.stats, pingouin,
+krippendorff, matplotlib.pyplot and textacy and reading every raw file; the best of three), then, for the working
+tree and, with ``--before REF``, for that git revision, each in a fresh copy whose own package the runs import:
+a cold run of all enabled studies (the best of three, each from no results; all three wall times and the CPU
+time of all processes of the best), a no-op run, and reruns after a figure option, a published number, an edit
+of ``figures.py`` and of a loader. Each is printed in seconds and as a ratio to the floor.
 
-Snakemake's own start-up is a no-op run of a generated workflow with as many jobs as the cold run ran, each
-with an input, an output, a log, a params dict and a script, none of this project's code: what Snakemake
-itself spends to parse, build the DAG and check every job. The no-op run of this workflow minus that is what
-this project adds at every start.
+For the working tree it also times a cold run as on a machine with a SLURM client but no controller
+(``SLURM_CONF`` pointing at a configuration whose controller does not answer), where ``scontrol`` waits for its
+timeout: Snakemake's SLURM executor plugin asks it when Snakemake imports the plugin, so that run costs more
+only where the plugin is installed (it is an extra: requirements-slurm.txt); the output says whether it is.
+Snakemake's own start-up, the no-op of a generated workflow with as many script jobs and none of this
+project's code, shows what Snakemake itself spends to parse and build the DAG.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import io
 import os
 import resource
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -29,6 +33,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+COPIED = ("Snakefile", "workflow", "config", "envs", "profiles")
 FLOOR = """
 import pandas, scipy.stats, pingouin, krippendorff, matplotlib.pyplot, textacy
 from pathlib import Path
@@ -36,8 +41,6 @@ for path in Path({raw!r}).rglob("*"):
     if path.is_file():
         path.read_bytes()
 """
-
-
 STARTUP_SNAKEFILE = """
 rule all:
     input:
@@ -56,10 +59,8 @@ rule one:
     script:
         "write_output.py"
 """
-
-
-def timed(command: list[str], cwd: Path, env: dict) -> float:
-    return timed_cpu(command, cwd, env)[0]
+# A controller that does not answer: scontrol retries, then gives up (the plugin's own timeout is 10 s).
+DEAD_CONTROLLER = "ClusterName=bench\nSlurmctldHost=localhost\nSlurmctldPort=6999\nNodeName=localhost CPUs=1\n"
 
 
 def timed_cpu(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
@@ -70,12 +71,82 @@ def timed_cpu(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if result.returncode != 0:
-        raise SystemExit(f"benchmark step failed: {' '.join(command)}\n{result.stderr[-2000:]}")
+        raise SystemExit(f"benchmark step failed in {cwd}: {' '.join(command)}\n{result.stderr[-2000:]}")
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def timed(command: list[str], cwd: Path, env: dict) -> float:
+    return timed_cpu(command, cwd, env)[0]
 
 
 def best_of(runs: int, command: list[str], cwd: Path, env: dict) -> float:
     return min(timed(command, cwd, env) for _ in range(runs))
+
+
+def copy_tree(target: Path, revision: str | None) -> Path:
+    """The project's files at ``revision`` (git archive), or as in the working tree, under ``target``."""
+    target.mkdir(parents=True)
+    if revision is None:
+        for name in COPIED:
+            source = ROOT / name
+            if source.is_dir():
+                shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+            else:
+                shutil.copy(source, target / name)
+        return target
+    archive = subprocess.run(["git", "archive", revision, *COPIED], cwd=ROOT, capture_output=True, check=True)
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(target, filter="data")
+    return target
+
+
+def append(path: Path, text: str) -> None:
+    with open(path, "a") as handle:
+        handle.write(text)
+
+
+def edit_yaml(path: Path, change) -> None:
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None) -> list[tuple[str, float | None]]:
+    """Cold runs, the no-op and the reruns of the project copy ``work`` (its own package imported)."""
+    env = env | {"PYTHONPATH": str(work / "workflow")}
+    timed(snakemake + ["--until", "fetch_raw"], work, env)
+    if floor_raw is not None:
+        shutil.copytree(work / "data/raw", floor_raw)
+    colds = []
+    for _ in range(3):  # each from no results (the fetched raw files stay)
+        shutil.rmtree(work / "results", ignore_errors=True)
+        colds.append(timed_cpu(snakemake, work, env))
+    cold, cpu = min(colds)
+    jobs = len([p for p in (work / "results/logs").rglob("*.log") if p.parent.name != "fetch_raw"])
+    rows = [
+        (f"cold run, all studies ({jobs} jobs), best of 3", cold),
+        (f"  (the three cold runs: {', '.join(f'{wall:.1f}' for wall, _ in colds)} s)", None),
+        ("  CPU time of that run (user + system)", cpu),
+        ("no-op run, best of 3", best_of(3, snakemake, work, env)),
+    ]
+    hosking = work / "config/studies/hosking-2022-paraphrase-meaning.yaml"
+    edit_yaml(hosking, lambda s: s["figures"][0].update(title="benchmark title"))
+    rows.append(("rerun: one study's figure option", timed(snakemake, work, env)))
+    edit_yaml(hosking, lambda s: s["published"][1]["cells"]["VAE"].update(reproduction="23.01"))
+    rows.append(("rerun: one published number", timed(snakemake, work, env)))
+    append(work / "workflow/humeval/figures.py", "\n# benchmark edit\n")
+    rows.append(("rerun: figures.py edited", timed(snakemake, work, env)))
+    append(work / "workflow/humeval/loaders/tabular.py", "\n# benchmark edit\n")
+    rows.append(("rerun: one loader edited", timed(snakemake, work, env)))
+    return rows
+
+
+def cold_without_controller(work: Path, snakemake: list[str], env: dict) -> float:
+    """One cold run with ``SLURM_CONF`` naming a controller that does not answer."""
+    conf = work / "dead-slurm.conf"
+    conf.write_text(DEAD_CONTROLLER)
+    shutil.rmtree(work / "results", ignore_errors=True)
+    return timed(snakemake, work, env | {"SLURM_CONF": str(conf), "PYTHONPATH": str(work / "workflow")})
 
 
 def snakemake_startup(jobs: int, snakemake: list[str], cwd: Path, env: dict) -> float:
@@ -89,67 +160,39 @@ def snakemake_startup(jobs: int, snakemake: list[str], cwd: Path, env: dict) -> 
     return best_of(3, snakemake, cwd, env)
 
 
-def edit_yaml(path: Path, change) -> None:
-    data = yaml.safe_load(path.read_text())
-    change(data)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cores", type=int, default=2)
+    parser.add_argument(
+        "--before", metavar="REF", help="also measure this git revision (e.g. a commit before a change)"
+    )
     args = parser.parse_args(argv)
     env = dict(os.environ)
     if not env.get("HUMEVAL_RAW_MIRROR"):
         raise SystemExit("set HUMEVAL_RAW_MIRROR to the raw-data mirror (or the benchmark would time downloads)")
+    snakemake = [sys.executable, "-m", "snakemake", "--cores", str(args.cores)]
     with tempfile.TemporaryDirectory(prefix="humeval-bench-") as tmp:
-        work = Path(tmp) / "project"
-        work.mkdir()
-        shutil.copy(ROOT / "Snakefile", work / "Snakefile")
-        for name in ("workflow", "config", "envs", "profiles"):
-            shutil.copytree(ROOT / name, work / name, ignore=shutil.ignore_patterns("__pycache__"))
-        snakemake = [sys.executable, "-m", "snakemake", "--cores", str(args.cores)]
-        fetch = timed(snakemake + ["--until", "fetch_raw"], work, env)  # the raw files, so the floor can read them
-        floor = best_of(3, [sys.executable, "-c", FLOOR.format(raw=str(work / "data/raw"))], work, env)
-        rows = [("floor (imports + read raw files), best of 3", floor)]
-        colds = []
-        for _ in range(3):  # each from no results (the fetched raw files stay)
-            shutil.rmtree(work / "results", ignore_errors=True)
-            colds.append(timed_cpu(snakemake, work, env))
-        cold, cpu = min(colds)
-        jobs = len([p for p in (work / "results/logs").rglob("*.log") if p.parent.name != "fetch_raw"])
-        runs = ", ".join(f"{wall:.1f}" for wall, _ in colds)
-        rows.append((f"cold run, all studies ({jobs} jobs), best of 3", cold))
-        rows.append((f"  (the three cold runs: {runs} s)", None))
-        rows.append(("  CPU time of that run (user + system)", cpu))
-        noop = best_of(3, snakemake, work, env)
+        after = copy_tree(Path(tmp) / "after", None)
+        rows = {"now": measure(after, snakemake, env, Path(tmp) / "raw")}
+        floor = best_of(3, [sys.executable, "-c", FLOOR.format(raw=str(Path(tmp) / "raw"))], Path(tmp), env)
+        extra = [("cold run, SLURM client without a controller", cold_without_controller(after, snakemake, env))]
+        jobs = int(rows["now"][0][0].split("(")[1].split()[0])
+        extra.append((f"Snakemake's own start-up ({jobs} script jobs), best of 3", None))
         startup = snakemake_startup(jobs, snakemake, Path(tmp) / "startup", env)
-        rows.append(("no-op run, best of 3", noop))
-        rows.append((f"  Snakemake's own start-up ({jobs} jobs), best of 3", startup))
-        rows.append(("  no-op minus Snakemake's start-up", noop - startup))
-        edit_yaml(
-            work / "config/studies/hosking-2022-paraphrase-meaning.yaml",
-            lambda s: s["figures"][0].update(title="benchmark title"),
-        )
-        rows.append(("rerun: one study's figure option", timed(snakemake, work, env)))
-        edit_yaml(
-            work / "config/studies/hosking-2022-paraphrase-meaning.yaml",
-            lambda s: s["published"][1]["cells"]["VAE"].update(reproduction="23.01"),
-        )
-        rows.append(("rerun: one published number", timed(snakemake, work, env)))
-        with open(work / "workflow/humeval/figures.py", "a") as handle:
-            handle.write("\n# benchmark edit\n")
-        rows.append(("rerun: figures.py edited", timed(snakemake, work, env)))
-        with open(work / "workflow/humeval/loaders/tabular.py", "a") as handle:
-            handle.write("\n# benchmark edit\n")
-        rows.append(("rerun: one loader edited", timed(snakemake, work, env)))
-    rows.insert(1, ("(fetch from the mirror, before the cold run)", fetch))
+        extra[-1] = (extra[-1][0], startup)
+        if args.before:
+            rows[args.before] = measure(copy_tree(Path(tmp) / "before", args.before), snakemake, env, None)
+    plugin = importlib.util.find_spec("snakemake_executor_plugin_slurm") is not None
     print(f"humeval benchmark: {os.cpu_count()} cores here, --cores {args.cores}; Python {sys.version.split()[0]}")
-    for label, seconds in rows:
-        if seconds is None:
-            print(f"  {label}")
-        else:
-            print(f"  {label:<52} {seconds:7.1f} s   {seconds / floor:5.1f} x floor")
+    print(f"  floor (imports + read raw files), best of 3{'':8} {floor:7.1f} s   {1:5.1f} x floor")
+    for version, measured in rows.items():
+        print(f"{version}:")
+        for label, seconds in measured + (extra if version == "now" else []):
+            if seconds is None:
+                print(f"  {label}")
+            else:
+                print(f"  {label:<52} {seconds:7.1f} s   {seconds / floor:5.1f} x floor")
+    print(f"  (SLURM executor plugin {'installed' if plugin else 'not installed'} in this environment)")
     return 0
 
 
