@@ -52,3 +52,32 @@ def test_a_consumers_bad_config_is_one_line_before_any_job(tmp_path):
     assert result.returncode != 0
     output = result.stdout + result.stderr
     assert "no-such-study.yaml: file not found" in output, output[-2000:]
+
+
+def test_a_module_read_over_http_runs_as_a_github_module_would(tmp_path):
+    """A hosted workflow source (as ``github(...)`` gives): Snakemake reads the Snakefile, rules, schemas and
+    scripts over HTTP from a server on localhost, and nothing of the workflow assumes a local folder."""
+    import functools
+    import http.server
+    import threading
+
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(REPO))
+    handler.log_message = lambda *args: None
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/workflow/Snakefile"
+        workdir = tmp_path / "consumer"
+        (workdir / "config/studies").mkdir(parents=True)
+        (workdir / "Snakefile").write_text(CONSUMER.format(snakefile=url))
+        shutil.copy(REPO / "config/studies/_template.yaml", workdir / "config/studies/example-2025-ranking.yaml")
+        (workdir / "config/config.yaml").write_text(
+            f"studies: [example-2025-ranking]\nraw_mirror: {REPO / '.test/raw'}\n"
+        )
+        result = run_snakemake(workdir)
+    finally:
+        server.shutdown()
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    audit = (workdir / "results/example-2025-ranking/numbers.csv").read_text()
+    assert audit.count(",match,") == 3 and "UNDIAGNOSED" not in audit and "mismatch" not in audit  # as the clone
