@@ -1,7 +1,7 @@
 """A minimal WebDriver client (W3C protocol over HTTP with urllib) for headless Chromium via chromedriver.
 
-Only what the report test needs: start chromedriver on a free loopback port, open a session with
-headless Chromium, load a URL, run a script, and clean up. No Selenium dependency.
+Only what the report tests need: start chromedriver on a free loopback port, open a session with
+headless Chromium, load a URL, run a script, take a screenshot, and clean up. No Selenium dependency.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import subprocess
 import time
 import urllib.request
 from contextlib import contextmanager
+from pathlib import Path
 
 CHROMIUM_ARGS = [
     "--headless",
@@ -78,6 +79,13 @@ def headless_chromium(user_data_dir: str):
         class Browser:
             def goto(self, url: str) -> None:
                 _call(base, "POST", f"/session/{session}/url", {"url": url})
+
+            def screenshot(self, path) -> None:
+                """Save what the window shows as a PNG."""
+                import base64
+
+                data = _call(base, "GET", f"/session/{session}/screenshot")["value"]
+                Path(path).write_bytes(base64.b64decode(data))
 
             def run(self, script: str, *args, asynchronous: bool = False):
                 kind = "async" if asynchronous else "sync"

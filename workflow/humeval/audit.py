@@ -27,7 +27,8 @@ COMPARISONS = {"r_signif3_half_up": r_signif3_half_up, "truncate": truncate}
 
 
 def status_of(value: float, published: float, precision: int) -> str:
-    """``match``/``mismatch``/``recomputed_only``/``published_only`` for one cell.
+    """``match``/``mismatch``/``recomputed_only``/``published_only`` for one cell (``build_audit`` marks
+    ``published_input``: a QRA3 input taken from a published number).
 
     >>> status_of(23.0, 23.00, 2), status_of(3.5556, 3.56, 2), status_of(0.3, 0.2, 1)
     ('match', 'match', 'mismatch')
@@ -90,6 +91,10 @@ def build_audit(
     needs_note = audit["status"].isin(["mismatch", "published_only"])
     audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)
     audit.loc[~needs_note, "note"] = ""
+    if "origin" in audit:  # a QRA3 input taken from a published number, not recomputed: its own status
+        taken = audit["origin"].notna() & (audit["status"] == "recomputed_only")
+        audit.loc[taken, "status"] = "published_input"
+        audit.loc[taken, "note"] = "input taken from the " + audit.loc[taken, "origin"].astype(str)
     return audit[AUDIT_COLUMNS].reset_index(drop=True)
 
 

@@ -16,6 +16,14 @@ from collections.abc import Callable
 from humeval.errors import HumevalError
 
 
+def config_param(snakemake, name: str = "study"):
+    """A config param of the job (``config_slice`` in workflow/rules/common.smk), decoded: a Python literal with
+    ``<``, ``>`` and ``&`` escaped, because Snakemake's report embeds each job's params in an inline script."""
+    import ast
+
+    return ast.literal_eval(getattr(snakemake.params, name))
+
+
 def run(snakemake, main: Callable[[], None]) -> None:
     """Run ``main`` with logging to the rule's log file; exit 1 with a clear message on bad input."""
     terminal = sys.stderr

@@ -25,9 +25,18 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py"),
     "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
-    "tables": ("audit.py", "tables.py", "rounding.py"),
+    "tables": ("audit.py", "tables.py", "html_tables.py", "rounding.py"),
     "figures": ("figures.py",),
-    "summary": ("summary.py", "audit.py", "figures.py", "tables.py", "rounding.py", "qra/", "metrics/__init__.py"),
+    "summary": (
+        "summary.py",
+        "audit.py",
+        "figures.py",
+        "tables.py",
+        "html_tables.py",
+        "rounding.py",
+        "qra/",
+        "metrics/__init__.py",
+    ),
 }
 
 

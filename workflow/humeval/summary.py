@@ -6,11 +6,13 @@ config (claim texts); nothing is typed by hand.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import unquote
 
 import pandas as pd
 
-STATUSES = ["match", "mismatch", "published_only", "recomputed_only"]
+STATUSES = ["match", "mismatch", "published_only", "recomputed_only", "published_input"]
 
 
 def qra_summary(per_study: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -85,26 +87,67 @@ def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.Dat
     return counts, mismatches[columns] if not mismatches.empty else pd.DataFrame(columns=columns)
 
 
+def recipe_shift(recipe: str) -> float:
+    """The shift of a Type I recipe (``...; shift 100``): 0 where the scores were used as printed.
+
+    >>> recipe_shift("original published; reproduction recomputed rounded to 2; shift 100"), recipe_shift("x")
+    (100.0, 0.0)
+    """
+    match = re.search(r"shift (-?[\d.]+)", recipe or "")
+    return float(match.group(1)) if match else 0.0
+
+
+def cv_star_labels(cv: pd.DataFrame) -> list[str]:
+    """One label per CV* bar, unique within the figure: study, table, measurand and the recipe (scores as
+    printed, or shifted to a 0-based scale as the QRA reference code requires).
+
+    >>> frame = pd.DataFrame({"study": ["a-1", "a-1"], "table": ["t", "t"], "measurand": ["X", "X"],
+    ...                       "recipe": ["shift 0", "shift 100"]})
+    >>> cv_star_labels(frame)
+    ['a t: X (as printed)', 'a t: X (shifted +100)']
+    """
+    labels = [
+        f"{s.split('-')[0]} {t}: {m} ({'as printed' if recipe_shift(r) == 0 else f'shifted {recipe_shift(r):+g}'})"
+        for s, t, m, r in zip(cv["study"], cv["table"], cv["measurand"], cv["recipe"])
+    ]
+    seen: dict[str, int] = {}
+    for k, label in enumerate(labels):
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            labels[k] = f"{label} [{seen[label]}]"
+    return labels
+
+
 def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
-    """Horizontal bars of CV* per measurand, grouped and coloured by study (lower = more reproducible)."""
+    """Horizontal bars of CV* per measurand, coloured by study, original against reproduction (lower = more
+    reproducible); hatched bars use scores shifted to a 0-based scale, plain bars the scores as printed."""
+    from matplotlib.patches import Patch
+
     from humeval.figures import PALETTE, pyplot, save
 
     plt = pyplot()
     cv = qra[qra["type"] == "cv_star"].reset_index(drop=True)
-    fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(len(cv), 4) + 1.2))
+    fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(len(cv), 4) + 1.6))
     studies = list(dict.fromkeys(cv["study"]))
     colours = [PALETTE[studies.index(s) % len(PALETTE)] for s in cv["study"]]
-    y = range(len(cv))[::-1]
-    ax.barh(list(y), cv["value"], color=colours)
-    ax.set_yticks(
-        list(y),
-        [f"{s.split('-')[0]} {t}: {m}" for s, t, m in zip(cv["study"], cv["table"], cv["measurand"])],
-        fontsize=7,
-    )
+    shifted = [recipe_shift(r) != 0 for r in cv["recipe"]]
+    y = list(range(len(cv))[::-1])
+    bars = ax.barh(y, cv["value"], color=colours)
+    for bar, hatch in zip(bars, shifted):
+        bar.set_hatch("///" if hatch else "")
+    ax.set_yticks(y, cv_star_labels(cv), fontsize=7)
     for yy, value in zip(y, cv["value"]):
         ax.text(value, yy, f" {value:.1f}", va="center", fontsize=7)
-    ax.set_xlabel("CV* (%), original vs reproduction; lower = closer")
+    ax.set_xlabel("CV* (%), original (O) vs reproduction (R1); lower = closer")
     ax.set_title("QRA Type I across studies")
+    ax.legend(
+        handles=[
+            Patch(facecolor="white", edgecolor="black", label="scores as printed (the paper's recipe)"),
+            Patch(facecolor="white", edgecolor="black", hatch="///", label="scores shifted to a 0-based scale"),
+        ],
+        fontsize=7,
+        loc="lower right",
+    )
     fig.tight_layout()
     save(fig, path_stem, formats)
     plt.close(fig)
@@ -184,3 +227,86 @@ def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, .
     fig.tight_layout()
     save(fig, path_stem, formats)
     plt.close(fig)
+
+
+def evidence_counts(audit: pd.DataFrame) -> str:
+    """The evidence classes of a study's diagnoses (mismatch and published-only notes): ``2 explained, 1 ...``."""
+    notes = audit.loc[audit["status"].isin(["mismatch", "published_only"]), "note"].fillna("")
+    classes = notes.str.extract(r"^\[(\w+)\]")[0].fillna("none").value_counts()
+    return ", ".join(f"{n} {c}" for c, n in classes.sort_index().items()) or "none"
+
+
+def rst_literal(text: str) -> str:
+    """``text`` as an RST inline literal, which RST does not interpret (backquotes made harmless)."""
+    return "``" + str(text).replace("`", "'") + "``" if str(text) else ""
+
+
+def rst_table(header: list[str], rows: list[list[str]]) -> str:
+    """An RST list-table (cells already RST)."""
+    lines = [".. list-table::", "   :header-rows: 1", ""]
+    for row in [header, *rows]:
+        lines += [f"   * - {row[0]}"] + [f"     - {cell}" for cell in row[1:]]
+    return "\n".join(lines) + "\n"
+
+
+def raw_files_frame(raw: dict) -> pd.DataFrame:
+    """Every study's pinned raw files: study, id, file name, sha256 (or git blob id), URL."""
+    return pd.DataFrame(
+        [
+            {
+                "study": study,
+                "raw file": f["id"],
+                "file name": unquote(f["url"].rsplit("/", 1)[-1]),
+                "sha256": f.get("sha256") or f"git blob {f.get('git_blob')}",
+                "url": f["url"],
+            }
+            for study, listed in raw.items()
+            for f in listed
+        ],
+        columns=["study", "raw file", "file name", "sha256", "url"],
+    )
+
+
+def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: dict, code_version: str) -> str:
+    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: per study the
+    audit counts (the numbers of ``results/summary/audit.csv``), the evidence classes of its diagnoses, the QRA3
+    headline (study-level CV* and share of agreeing findings) and a link to its section; how many raw files were
+    verified, with a link to their list, and the code version. No config text reaches it but study and table ids
+    (letters, digits, - and _, by the schema) and the code version."""
+    header = ["study", "match", "mis- match", "pub. only", "recomp. only", "pub. input", "diagnoses", "QRA3 CV* / agr."]
+    rows = []
+    for record in counts.to_dict("records"):
+        study = record["study"]
+        headline = qra3[(qra3["study"] == study) & (qra3["level"] == "study")]
+        qra = "; ".join(
+            f"{h.cv_star:.1f} / {h.p_findings:.2f} ({h.experiments.replace(' ', '')})"
+            if pd.notna(h.cv_star)
+            else f"none ({h.experiments.replace(' ', '')}; notes)"
+            for h in headline.itertuples()
+        )
+        short = "-".join(study.split("-")[:2])  # author-year; the link goes to the study's section
+        rows.append(
+            [
+                f"`{short} <{study}_>`_",
+                *[str(record[s]) for s in STATUSES],
+                evidence_counts(audits[study]),
+                qra or "none",
+            ]
+        )
+    return "\n".join(
+        [
+            "Audit per study",
+            "---------------",
+            "",
+            "Numbers in each study's tables by audit status (published only: no raw data; recomputed only: not printed;",
+            "published input: a printed number used as a QRA3 input), the evidence classes of the diagnoses, and the",
+            "study-level QRA3 CV* and share of agreeing findings over the experiments in brackets.",
+            "",
+            rst_table(header, rows),
+            (
+                f"{sum(len(listed) for listed in raw.values())} raw files, each fetched from its pinned URL (or a "
+                "mirror) and verified against its sha256 before use: their list with checksums is `raw_files.html`_."
+            ),
+            f"Code version (sha256 over the package sources, ``results/code_version.txt``): {rst_literal(code_version)}.",
+        ]
+    )

@@ -17,6 +17,7 @@ import pandas as pd
 PUBLISHED_MARK = "†"
 MISMATCH_MARK = "‡"
 ROUNDING_MARK = "§"
+INPUT_MARK = "°"
 ROUNDINGS = {"half_up": ROUND_HALF_UP, "half_even": ROUND_HALF_EVEN}
 
 
@@ -51,8 +52,22 @@ def format_number(value: float, precision: int, rounding: str = "half_up") -> st
     return f"{rounded:.{precision}f}"
 
 
-def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
-    """The table as GitHub Markdown, values at the paper's precision and rounding, with status footnotes.
+def display_precision(table: dict, row: str, column: str, precision: int) -> int:
+    """Decimals a cell is printed with: as the paper printed it (the cell's precision), but never more than the
+    table declares for its row or column, so a number read from a full-precision published file prints at the
+    table's precision, not as float noise.
+
+    >>> table = {"precision": {"cv_star": 2}}
+    >>> display_precision(table, "A", "cv_star", 1), display_precision(table, "A", "cv_star", 14)
+    (1, 2)
+    """
+    declared = table.get("row_precision", {}).get(row, table.get("precision", {}).get(column))
+    return min(int(precision), int(declared)) if declared is not None else int(precision)
+
+
+def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
+    """The table as printed: (header, rows of (label, [(text, status), ...]), footnotes {(mark, text): [cells]}),
+    values at the paper's precision and rounding, marked by status; shared by Markdown and HTML.
 
     With ``significance: {p_suffix, threshold, mark?}`` a recomputed cell is marked (``*``) when the value
     in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant). With ``compare``
@@ -63,22 +78,22 @@ def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") 
     part = audit[audit["table"] == table["id"]].set_index(["row", "column"])
     wide = wide_table(audit, table)
     compare = COMPARISONS[table["compare"]] if table.get("compare") else None
-    header = [wide.index.name] + list(wide.columns)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    footnotes: dict[tuple[str, str], list[str]] = {}
+    header = [str(wide.index.name)] + [str(c) for c in wide.columns]
+    rows, footnotes = [], {}
     for row in wide.index:
-        cells = [str(row)]
+        cells = []
         for column in wide.columns:
             if (row, column) not in part.index:
-                cells.append("")
+                cells.append(("", ""))
                 continue
             cell = part.loc[(row, column)]
+            digits = display_precision(table, row, column, cell["precision"])
             shown = wide.loc[row, column]
             if compare and pd.notna(cell["value"]) and row not in table.get("row_precision", {}):
                 # the authors' rounding recipe for the table's values (e.g. R's 3 significant digits); rows
                 # with their own precision (p-values, counts) are shown plainly
                 shown = compare(shown, int(cell["precision"]))
-            text = format_number(shown, int(cell["precision"]), rounding)
+            text = format_number(shown, digits, rounding)
             flag = table.get("significance")
             if flag and pd.notna(cell["value"]) and (f"{row}{flag['p_suffix']}", column) in part.index:
                 p = part.loc[(f"{row}{flag['p_suffix']}", column), "value"]
@@ -88,23 +103,52 @@ def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") 
                 footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(
                     f"{row} / {column}"
                 )
-            elif cell["status"] == "match" and text != format_number(
-                cell["published"], int(cell["precision"]), rounding
-            ):
+            elif cell["status"] == "match" and text != format_number(cell["published"], digits, rounding):
                 text += ROUNDING_MARK
                 footnotes.setdefault(
                     (ROUNDING_MARK, f"matches within half a unit, but rounds ({rounding}) to another printed digit"), []
-                ).append(f"{row} / {column} (published {format_number(cell['published'], int(cell['precision']))})")
+                ).append(f"{row} / {column} (published {format_number(cell['published'], digits)})")
             elif cell["status"] == "mismatch":
                 text += MISMATCH_MARK
                 footnotes.setdefault((MISMATCH_MARK, f"differs from the published value. {cell['note']}"), []).append(
-                    f"{row} / {column} (recomputed {format_number(cell['value'], int(cell['precision']))}, "
-                    f"published {format_number(cell['published'], int(cell['precision']))})"
+                    f"{row} / {column} (recomputed {format_number(cell['value'], digits)}, "
+                    f"published {format_number(cell['published'], digits)})"
                 )
-            cells.append(text)
-        lines.append("| " + " | ".join(cells) + " |")
-    title = f"**{table['id']}**" + (f": {table['title']}" if table.get("title") else "")
-    notes = "".join(f"\n- {mark} {'; '.join(cells)}: {text}" for (mark, text), cells in footnotes.items())
+            elif cell["status"] == "published_input":
+                text += INPUT_MARK
+                footnotes.setdefault((INPUT_MARK, "a published number used as an input"), []).append(
+                    f"{row} / {column} ({cell['note']})"
+                )
+            cells.append((text, cell["status"]))
+        rows.append((str(row), cells))
+    return header, rows, footnotes
+
+
+def markdown_escape(text: str) -> str:
+    """Text safe in a GitHub Markdown table cell: pipes, backslashes and inline markup escaped, one line.
+
+    >>> print(markdown_escape("Likert|reproduction"), markdown_escape("a*b_<c>"))
+    Likert\\|reproduction a\\*b\\_\\<c\\>
+    """
+    text = str(text).replace("\\", "\\\\")
+    for char in "|*_`[]<>#~":
+        text = text.replace(char, "\\" + char)
+    return " ".join(text.split())
+
+
+def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
+    """The table as GitHub Markdown (:func:`table_cells`), labels escaped, with status footnotes."""
+    header, rows, footnotes = table_cells(audit, table, rounding)
+    lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "---|" * len(header)]
+    for label, cells in rows:
+        lines.append("| " + " | ".join([markdown_escape(label)] + [markdown_escape(t) for t, _ in cells]) + " |")
+    title = f"**{markdown_escape(table['id'])}**" + (
+        f": {markdown_escape(table['title'])}" if table.get("title") else ""
+    )
+    notes = "".join(
+        f"\n- {mark} {markdown_escape('; '.join(cells))}: {markdown_escape(text)}"
+        for (mark, text), cells in footnotes.items()
+    )
     return f"{title}\n\n" + "\n".join(lines) + "\n" + (f"\nNotes:{notes}\n" if notes else "")
 
 
@@ -120,21 +164,26 @@ def frame_markdown(frame: pd.DataFrame, decimals: int = 3) -> str:
     def cell(value):
         if isinstance(value, float):
             return format_number(value, decimals)
-        return str(value).replace("|", "\\|").replace("\n", " ")
+        return markdown_escape(value)
 
-    lines = ["| " + " | ".join(map(str, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
+    lines = ["| " + " | ".join(map(markdown_escape, frame.columns)) + " |", "|" + "---|" * len(frame.columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in frame.itertuples(index=False)]
     return "\n".join(lines)
 
 
 def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
-    """Write ``<table>.csv`` and ``<table>.md`` for every configured table."""
+    """Write ``<table>.csv``, ``<table>.md`` and ``<table>.html`` (:mod:`humeval.html_tables`) for every
+    configured table."""
+    from humeval.html_tables import table_html
+
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
+    rounding = study.get("rounding", "half_up")
     written = []
     for table in study["tables"]:
-        csv_path, md_path = outdir / f"{table['id']}.csv", outdir / f"{table['id']}.md"
-        wide_table(audit, table).to_csv(csv_path)
-        md_path.write_text(markdown_table(audit, table, study.get("rounding", "half_up")))
-        written += [csv_path, md_path]
+        paths = [outdir / f"{table['id']}.{suffix}" for suffix in ("csv", "md", "html")]
+        wide_table(audit, table).to_csv(paths[0])
+        paths[1].write_text(markdown_table(audit, table, rounding))
+        paths[2].write_text(table_html(audit, table, study, rounding))
+        written += paths
     return written

@@ -88,10 +88,21 @@ def stage_priority(stage):
     return len(STAGES) - STAGES.index(stage)
 
 
+def report_safe(value):
+    """``value`` (plain config data) as a Python literal with ``<``, ``>`` and ``&`` written as ``\\x3c``, ``\\x3e``,
+    ``\\x26``, which only string literals hold: Snakemake's report embeds each job's params in an inline <script>,
+    where a config string holding ``</script>`` would end it and run what follows. The scripts decode it with
+    humeval.runner.config_param (``ast.literal_eval``), so every type, integer keys included, comes back as given."""
+    text = repr(value)
+    return text.replace("<", "\\x3c").replace(">", "\\x3e").replace("&", "\\x26")
+
+
 def config_slice(*keys):
     """Params function: only the parts of the study config a rule reads, so editing another part (a figure
-    option, a published number) does not rerun it."""
-    return lambda wildcards: {k: STUDIES[wildcards.study][k] for k in ("name", *keys) if k in STUDIES[wildcards.study]}
+    option, a published number) does not rerun it; as report-safe text (:func:`report_safe`)."""
+    return lambda wildcards: report_safe(
+        {k: STUDIES[wildcards.study][k] for k in ("name", *keys) if k in STUDIES[wildcards.study]}
+    )
 
 
 def get_published_files(wildcards):

@@ -10,6 +10,7 @@ rule figures:
             caption="../report/figures.rst",
             category="{study}",
             subcategory="figures",
+            labels={"study": "{study}", "figure": "{name}", "kind": "figure"},
         ),
     log:
         "results/logs/figures/{study}.log",

@@ -1,24 +1,65 @@
 rule summary:
-    """Cross-study summary: QRA Types I/II with inputs and recipes, claims (Type IV), QRA3, audit counts and mismatches."""
+    """Cross-study summary: QRA Types I/II with inputs and recipes, claims (Type IV), QRA3, audit counts and
+    mismatches (CSV, Markdown, HTML for the report), and the report's landing page (overview.rst)."""
     input:
         audits=expand("results/{study}/numbers.csv", study=STUDIES),
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
         qra3=expand("results/{study}/qra3", study=STUDIES),
+        code_version=CODE_VERSION,
         code=code_for("summary"),
     output:
-        qra=report("results/summary/qra.csv", caption="../report/summary_qra.rst", category="Summary"),
+        qra="results/summary/qra.csv",
         qra_md="results/summary/qra.md",
-        claims=report("results/summary/claims.csv", caption="../report/summary_claims.rst", category="Summary"),
-        claims_md="results/summary/claims.md",
-        audit=report("results/summary/audit.csv", caption="../report/summary_audit.rst", category="Summary"),
-        mismatches=report(
-            "results/summary/audit_mismatches.csv", caption="../report/summary_audit.rst", category="Summary"
+        qra_html=report(
+            "results/summary/qra.html",
+            caption="../report/summary_qra.rst",
+            category="Summary",
+            labels={"study": "all", "table": "qra", "kind": "summary"},
         ),
+        claims="results/summary/claims.csv",
+        claims_md="results/summary/claims.md",
+        claims_html=report(
+            "results/summary/claims.html",
+            caption="../report/summary_claims.rst",
+            category="Summary",
+            labels={"study": "all", "table": "claims", "kind": "summary"},
+        ),
+        audit="results/summary/audit.csv",
+        mismatches="results/summary/audit_mismatches.csv",
         audit_md="results/summary/audit.md",
-        figure=report("results/summary/figure_cv_star.png", caption="../report/summary_figure.rst", category="Summary"),
-        qra3=report("results/summary/qra3.csv", caption="../report/summary_qra3.rst", category="Summary"),
+        audit_html=report(
+            "results/summary/audit.html",
+            caption="../report/summary_audit.rst",
+            category="Summary",
+            labels={"study": "all", "table": "audit", "kind": "summary"},
+        ),
+        figure=report(
+            "results/summary/figure_cv_star.png",
+            caption="../report/summary_figure.rst",
+            category="Summary",
+            labels={"study": "all", "figure": "figure_cv_star", "kind": "figure"},
+        ),
+        qra3="results/summary/qra3.csv",
         qra3_md="results/summary/qra3.md",
-        qra3_figure=report("results/summary/figure_qra3.png", caption="../report/summary_qra3.rst", category="Summary"),
+        qra3_html=report(
+            "results/summary/qra3.html",
+            caption="../report/summary_qra3.rst",
+            category="Summary",
+            labels={"study": "all", "table": "qra3", "kind": "summary"},
+        ),
+        qra3_figure=report(
+            "results/summary/figure_qra3.png",
+            caption="../report/summary_qra3.rst",
+            category="Summary",
+            labels={"study": "all", "figure": "figure_qra3", "kind": "figure"},
+        ),
+        raw_html=report(
+            "results/summary/raw_files.html",
+            caption="../report/summary_audit.rst",
+            category="Summary",
+            labels={"study": "all", "table": "raw files", "kind": "provenance"},
+        ),
+        overview="results/summary/overview.rst",
     log:
         "results/logs/summary/summary.log",
     priority: stage_priority("summary")
@@ -27,6 +68,9 @@ rule summary:
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,
-        configs={name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()},
+        raw=lambda wildcards: report_safe({name: s["raw"] for name, s in STUDIES.items()}),
+        configs=lambda wildcards: report_safe(
+            {name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()}
+        ),
     script:
         "../scripts/summary.py"

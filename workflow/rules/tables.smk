@@ -1,25 +1,29 @@
 rule tables:
     """The audit (numbers.csv: every number the study's tables hold, recomputed vs published, with status and
-    diagnosis) and every paper table from it as CSV (full precision) and Markdown (the paper's precision, marked
-    cells). One job: the tables are a view of the audit, and a second process would only reread it."""
+    diagnosis) and every paper table from it as CSV (full precision), Markdown and HTML (the paper's precision,
+    marked cells; the HTML pages, with the audit's, are the report's tables). One job: the tables are a view of the audit, and a second process would only reread it.
+    """
     input:
         metrics="results/{study}/intermediate/metrics.csv",
         qra="results/{study}/intermediate/qra.csv",
         published="results/{study}/intermediate/published.csv",
         code=code_for("tables"),
     output:
-        audit=report(
-            "results/{study}/numbers.csv",
+        audit="results/{study}/numbers.csv",
+        audit_html=report(
+            "results/{study}/numbers.html",
             caption="../report/numbers.rst",
             category="{study}",
             subcategory="audit",
+            labels={"study": "{study}", "table": "numbers.csv", "kind": "audit"},
         ),
         tables=report(
             directory("results/{study}/tables"),
-            patterns=["{name}.csv"],
+            patterns=["{name}.html"],
             caption="../report/tables.rst",
             category="{study}",
             subcategory="tables",
+            labels={"study": "{study}", "table": "{name}", "kind": "table"},
         ),
     log:
         "results/logs/tables/{study}.log",
@@ -27,6 +31,6 @@ rule tables:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("tables", "rounding"),
+        study=config_slice("tables", "rounding", "experiments"),
     script:
         "../scripts/tables.py"

@@ -4,14 +4,14 @@ import os
 
 from humeval.fetch import verify_fetched
 from humeval.loaders import extract_study
-from humeval.runner import run
+from humeval.runner import config_param, run
 
 
 def main():
     verify_fetched(snakemake.input.raw, snakemake.params.files, study=snakemake.wildcards.study)
     raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
     raw_paths = {raw_id: path for raw_id, path in raw_paths.items() if os.path.exists(path)}
-    judgements, participants = extract_study(snakemake.params.study, raw_paths)
+    judgements, participants = extract_study(config_param(snakemake), raw_paths)
     judgements.to_csv(snakemake.output.judgements, index=False)
     participants.to_csv(snakemake.output.participants, index=False)
 

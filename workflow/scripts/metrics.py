@@ -2,13 +2,13 @@
 
 from humeval.intermediate import read_csv
 from humeval.metrics import metrics_study
-from humeval.runner import run
+from humeval.runner import config_param, run
 
 
 def main():
     inputs = snakemake.input
     values = metrics_study(
-        snakemake.params.study,
+        config_param(snakemake),
         read_csv(inputs.kept),
         read_csv(inputs.judgements),
         read_csv(inputs.participants),

@@ -3,13 +3,13 @@ the QRA3 tool's inputs (rule qra)."""
 
 from humeval.intermediate import read_csv
 from humeval.qra import qra_study, write_qra3_exports
-from humeval.runner import run
+from humeval.runner import config_param, run
 
 
 def main():
     inputs = snakemake.input
     cells, summary, exports = qra_study(
-        snakemake.params.study, read_csv(inputs.metrics), read_csv(inputs.published), read_csv(inputs.kept)
+        config_param(snakemake), read_csv(inputs.metrics), read_csv(inputs.published), read_csv(inputs.kept)
     )
     cells.to_csv(snakemake.output.qra, index=False)
     summary.to_csv(snakemake.output.summary, index=False)

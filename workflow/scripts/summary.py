@@ -2,15 +2,18 @@
 
 from pathlib import Path
 
+from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv
-from humeval.runner import run
+from humeval.runner import config_param, run
 from humeval.summary import (
     audit_summary,
     claims_summary,
     cv_star_figure,
+    overview_rst,
     qra3_figure,
     qra3_summary,
     qra_summary,
+    raw_files_frame,
     read_qra3_notes,
 )
 from humeval.tables import frame_markdown
@@ -20,7 +23,7 @@ def main():
     studies = snakemake.params.studies
     audits = {s: read_csv(p) for s, p in zip(studies, snakemake.input.audits)}
     qra = qra_summary({s: read_csv(p) for s, p in zip(studies, snakemake.input.qra)})
-    claims = claims_summary(audits, snakemake.params.configs)
+    claims = claims_summary(audits, config_param(snakemake, "configs"))
     counts, mismatches = audit_summary(audits)
     out = snakemake.output
     qra.to_csv(out.qra, index=False)
@@ -36,12 +39,42 @@ def main():
     formats = tuple(snakemake.params.formats)
     cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
     notes = read_qra3_notes(dict(zip(studies, snakemake.input.qra3)))
-    qra3 = qra3_summary(audits, snakemake.params.configs, notes)
+    qra3 = qra3_summary(audits, config_param(snakemake, "configs"), notes)
     qra3.to_csv(out.qra3, index=False)
     Path(out.qra3_md).write_text(
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
     )
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
+    pages = {
+        out.qra_html: (
+            qra,
+            "QRA Types I and II across studies",
+            "CV* (Type I) and correlations (Type II) with inputs and recipe.",
+        ),
+        out.claims_html: (
+            claims,
+            "Claims (QRA Type IV)",
+            "Each study's headline findings, the verdict on both sides and the numbers behind it.",
+        ),
+        out.audit_html: (
+            counts,
+            "Audit per study",
+            "How many numbers of each study match, mismatch, are published only, recomputed only or published inputs.",
+        ),
+        out.qra3_html: (
+            qra3,
+            "QRA3 across studies",
+            "Types I-IV at system, criterion and study level, with notes where a measure is empty.",
+        ),
+    }
+    for path, (frame, title, intro) in pages.items():
+        Path(path).write_text(frame_html(frame, title, intro))
+    code_version = Path(snakemake.input.code_version).read_text().split()[3]
+    raw = config_param(snakemake, "raw")
+    Path(out.raw_html).write_text(
+        frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
+    )
+    Path(out.overview).write_text(overview_rst(counts, audits, qra3, raw, code_version))
 
 
 run(snakemake, main)

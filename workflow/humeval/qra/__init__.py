@@ -64,7 +64,8 @@ def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict
 def qra_study(
     study: dict, values: pd.DataFrame, published: pd.DataFrame, kept: pd.DataFrame
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict]]:
-    """QRA cells from the metric values and the published numbers, a summary of each Type I/II result with
+    """QRA cells from the metric values and the published numbers (with an ``origin`` column naming the published
+    cell where a QRA3 input was taken from one), a summary of each Type I/II result with
     the inputs and recipe it used, and per QRA3 table the QRA3 tool's input and config (``exports``:
     table -> {input: DataFrame, config: dict, notes: [str]})."""
     import pandas as pd
@@ -74,7 +75,7 @@ def qra_study(
 
     cells, summary = qra_values(values, published, study.get("qra", []))
     experiments = {e["id"]: e for e in study["experiments"]}
-    qra3_cells, exports = [], {}
+    qra3_cells, origins, exports = [], [], {}
     for entry in study.get("qra3", []):
         table_cells, notes, tool_rows = qra3_entry(values, published, kept, entry, experiments)
         key = entry.get("key", study["name"])
@@ -86,8 +87,16 @@ def qra_study(
         for note in notes:
             log.info("QRA3 %s: %s", entry["table"], note)
         qra3_cells += table_cells
+        origins += [
+            (f"{entry['table']}_input", f"{criterion}|{experiment}|{system}", "result", source)
+            for experiment, system, criterion, _, source in tool_rows
+            if source.startswith("published")
+        ]
     if qra3_cells:
         cells = pd.concat([cells, pd.DataFrame(qra3_cells, columns=VALUE_COLUMNS)], ignore_index=True)
+    if origins:  # QRA3 inputs taken from published numbers: the audit marks them published_input
+        origin = pd.DataFrame(origins, columns=["table", "row", "column", "origin"])
+        cells = cells.merge(origin, on=["table", "row", "column"], how="left")
     return cells, summary, exports
 
 

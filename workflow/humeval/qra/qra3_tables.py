@@ -46,7 +46,8 @@ def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, d
 
 
 def score_matrix(values, published, criterion: dict, experiments: list[str], labels: dict[str, str]):
-    """Experiments x systems scores of one criterion, and the source of each score. The ``score`` template
+    """Experiments x systems scores of one criterion, and the source of each score (``recomputed``, ``missing``
+    or ``published <table>/<row>/<column>``, the published cell it was taken from). The ``score`` template
     (``{experiment}``, ``{label}``, ``{system}``) may be overridden per experiment (``by_experiment``)."""
     scores, sources = {}, {}
     for experiment in experiments:
@@ -54,7 +55,11 @@ def score_matrix(values, published, criterion: dict, experiments: list[str], lab
         for system in criterion["systems"]:
             fields = {"experiment": experiment, "label": labels[experiment], "system": system}
             cell = {k: str(template[k]).format(**fields) for k in ("table", "row", "column")}
-            scores[(experiment, system)], sources[(experiment, system)] = cell_value(values, published, **cell)
+            score, source = cell_value(values, published, **cell)
+            scores[(experiment, system)] = score
+            sources[(experiment, system)] = (
+                f"published {cell['table']}/{cell['row']}/{cell['column']}" if (source == "published") else source
+            )
     if all(source == "missing" for source in sources.values()):
         template = criterion["score"]
         raise HumevalError(

@@ -1,0 +1,152 @@
+"""The audit and the paper tables as self-contained HTML pages, readable inline in the Snakemake report.
+
+Snakemake's report shows HTML inline and a CSV only as a download. Each page is one file with its own style and
+a few lines of script (no network): click a column header to sort, type in the box to filter rows, pick a
+status to show only those cells. Every text that reaches a page (labels from the config, raw text, notes) is
+escaped with :func:`html.escape`, so no string of a config or an export can add markup or script to it.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pandas as pd
+
+from humeval.tables import format_number, table_cells
+
+EVIDENCE = re.compile(r"^\[(\w+)\]\s*")
+STATUSES = ("match", "mismatch", "published_only", "recomputed_only", "published_input")
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:1rem;color:#1f2937}
+h1{font-size:1.2rem;margin:0 0 .3rem}p{margin:.2rem 0 .6rem;max-width:60rem}
+table{border-collapse:collapse;font-size:.85rem}th,td{border:1px solid #d1d5db;padding:.2rem .45rem;vertical-align:top}
+th{background:#f3f4f6;cursor:pointer;position:sticky;top:0}td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.match td.status,td.match{background:#dcfce7}tr.mismatch td.status,td.mismatch{background:#fee2e2}
+tr.published_only td.status,td.published_only{background:#fef9c3}tr.published_input td.status,td.published_input{background:#e0e7ff}
+tr.recomputed_only td.status,td.recomputed_only{background:#f9fafb}.controls{margin:.4rem 0}
+.controls input,.controls select{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
+"""
+SCRIPT = """
+const table=document.querySelector("table.data"),rows=[...table.tBodies[0].rows];
+function apply(){const q=document.getElementById("filter").value.toLowerCase(),s=document.getElementById("status");
+const want=s?s.value:"";rows.forEach(r=>{r.hidden=!(r.textContent.toLowerCase().includes(q)&&(!want||r.dataset.status.split(" ").includes(want)))});}
+document.getElementById("filter").addEventListener("input",apply);
+const sel=document.getElementById("status");if(sel)sel.addEventListener("change",apply);
+[...table.tHead.rows[0].cells].forEach((th,i)=>th.addEventListener("click",()=>{const up=th.dataset.dir!=="up";
+th.dataset.dir=up?"up":"down";const key=r=>{const t=r.cells[i].dataset.sort??r.cells[i].textContent;const n=parseFloat(t);
+return isNaN(n)?t:n};rows.sort((a,b)=>{const x=key(a),y=key(b);return (x<y?-1:x>y?1:0)*(up?1:-1)});
+rows.forEach(r=>table.tBodies[0].appendChild(r))}));
+"""
+
+
+def escape(value) -> str:
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
+
+
+def page(title: str, intro: str, table: str, statuses: list[str], notes: list[str] = ()) -> str:
+    """One HTML page: heading, a sentence, the filter controls, the table and its notes (all text escaped)."""
+    options = "".join(f'<option value="{s}">{s.replace("_", " ")}</option>' for s in statuses)
+    select = f'<select id="status"><option value="">every status</option>{options}</select>' if statuses else ""
+    listed = "".join(f"<li>{n}</li>" for n in notes)
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title><style>{STYLE}</style>'
+        f"</head><body><h1>{escape(title)}</h1><p>{escape(intro)}</p>"
+        f'<div class="controls"><input id="filter" placeholder="filter rows" size="30">{select}</div>{table}'
+        + (f'<ul class="notes">{listed}</ul>' if listed else "")
+        + f"<script>{SCRIPT}</script></body></html>\n"
+    )
+
+
+def audit_html(audit: pd.DataFrame, study: str) -> str:
+    """The study's ``numbers.csv`` as a page: one row per number, the value at the paper's precision (full
+    precision on hover and for sorting), the status marked by colour, the evidence class and the note."""
+    head = ["table", "row", "column", "value", "published", "status", "evidence", "note"]
+    body = []
+    for cell in audit.itertuples(index=False):
+        match = EVIDENCE.match(cell.note or "") if isinstance(cell.note, str) else None
+        evidence, note = (match.group(1), cell.note[match.end() :]) if match else ("", cell.note)
+        numbers = "".join(
+            f'<td class="num" data-sort="{escape(v)}" title="{escape(v)}">'
+            f"{escape(format_number(v, int(cell.precision)) if pd.notna(v) else '')}</td>"
+            for v in (cell.value, cell.published)
+        )
+        body.append(
+            f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(cell.table)}</td><td>{escape(cell.row)}'
+            f'</td><td>{escape(cell.column)}</td>{numbers}<td class="status">{escape(cell.status)}</td>'
+            f"<td>{escape(evidence)}</td><td>{escape(note)}</td></tr>"
+        )
+    counts = audit["status"].value_counts()
+    summary = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in STATUSES if s in counts)
+    table = (
+        '<table class="data"><thead><tr>'
+        + "".join(f"<th>{h}</th>" for h in head)
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table>"
+    )
+    intro = (
+        f"The audit of {study}: every number its tables hold, recomputed from the raw data (value) against the "
+        f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}."
+    )
+    return page(f"{study}: audit (numbers.csv)", intro, table, [s for s in STATUSES if s in counts])
+
+
+def experiments_sentence(study: dict) -> str:
+    """Which experiments the study sets side by side: ``O (original): citation; R1 ...``."""
+    return "; ".join(
+        f"{e['id']}"
+        + (f" ({e['label']})" if e.get("label", e["id"]) != e["id"] else "")
+        + f": {e.get('citation', '').rstrip('.')}"
+        for e in study.get("experiments", [])
+    )
+
+
+def table_html(audit: pd.DataFrame, table: dict, study: dict, rounding: str = "half_up") -> str:
+    """One paper table as a page, laid out like the paper (:func:`humeval.tables.table_cells`): each cell
+    coloured by its audit status and marked as in the Markdown version, with the footnotes below."""
+    header, rows, footnotes = table_cells(audit, table, rounding)
+    body = []
+    for label, cells in rows:
+        statuses = " ".join(sorted({s for _, s in cells if s}))
+        tds = "".join(
+            f'<td class="num {status}" data-sort="{escape(text)}">{escape(text)}</td>' for text, status in cells
+        )
+        body.append(f'<tr data-status="{statuses}"><td>{escape(label)}</td>{tds}</tr>')
+    html_table = (
+        '<table class="data"><thead><tr>'
+        + "".join(f"<th>{escape(h)}</th>" for h in header)
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table>"
+    )
+    notes = [f"{escape(mark)} {escape('; '.join(cells))}: {escape(text)}" for (mark, text), cells in footnotes.items()]
+    used = sorted({s for _, cells in rows for _, s in cells if s}, key=STATUSES.index)
+    intro = (
+        f"{table.get('title', '')} Experiments: {experiments_sentence(study)}. A cell holds the recomputed value "
+        "where raw data exist, else the published value, at the paper's precision and rounding "
+        f"({rounding.replace('_', ' ')}); green: matches the paper, red: differs (‡), yellow: published only (†), "
+        "blue: a published number used as an input (°)."
+    )
+    return page(f"{study['name']}: {table['id']}", intro.strip(), html_table, used, notes)
+
+
+def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3) -> str:
+    """Any data frame as a sortable, filterable page (numbers at ``decimals``, full precision on hover)."""
+
+    def cell(value) -> str:
+        if isinstance(value, float):
+            shown = format_number(value, decimals) if pd.notna(value) else ""
+            return f'<td class="num" data-sort="{escape(value)}" title="{escape(value)}">{shown}</td>'
+        return f"<td>{escape(value)}</td>"
+
+    rows = "".join(
+        f'<tr data-status="{escape(getattr(r, "status", ""))}">' + "".join(cell(v) for v in r) + "</tr>"
+        for r in frame.itertuples(index=False)
+    )
+    table = (
+        '<table class="data"><thead><tr>'
+        + "".join(f"<th>{escape(c)}</th>" for c in frame.columns)
+        + f"</tr></thead><tbody>{rows}</tbody></table>"
+    )
+    return page(title, intro, table, [])
