@@ -46,3 +46,20 @@ def test_build_audit_rejects_a_cell_outside_the_table():
     numbers = pd.DataFrame({"table": "t", "row": ["typo"], "column": "repro", "value": [1.0]})
     with pytest.raises(HumevalError, match="typo"):
         build_audit(numbers, published_frame([]), TABLES)
+
+
+def test_a_qra3_input_taken_from_a_published_number_is_a_published_input_not_recomputed():
+    numbers = pd.DataFrame(
+        {
+            "table": "t",
+            "row": ["a", "b"],
+            "column": "repro",
+            "value": [36.0, 2.0],
+            "origin": ["published preference/VAE/original", None],
+        }
+    )
+    empty = pd.DataFrame(columns=["table", "row", "column", "value", "precision", "note"])
+    audit = build_audit(numbers, empty, TABLES).set_index("row")
+    assert audit.loc["a", "status"] == "published_input"
+    assert audit.loc["a", "note"] == "input taken from the published preference/VAE/original"
+    assert audit.loc["b", "status"] == "recomputed_only" and audit.loc["b", "note"] == ""

@@ -45,7 +45,7 @@ def test_design_counts(built):
 
 def test_every_number_has_a_valid_status_and_every_gap_a_reason(built):
     audit = pd.read_csv(built / "results" / STUDY / "numbers.csv", keep_default_na=False)
-    assert set(audit["status"]) <= {"match", "mismatch", "recomputed_only", "published_only"}
+    assert set(audit["status"]) <= {"match", "mismatch", "recomputed_only", "published_only", "published_input"}
     needs_note = audit["status"].isin(["mismatch", "published_only"])
     assert (audit.loc[needs_note, "note"] != "").all()
     assert not audit["note"].str.startswith("UNDIAGNOSED").any()

@@ -1,8 +1,16 @@
-"""The self-contained HTML report renders in a real browser and every figure in it decodes."""
+"""The reviewer's report in a real browser (headless Chromium): it renders, every figure decodes, every study's
+audit and every table is an HTML table readable inline, the landing page shows the per-study audit counts of
+``results/summary/audit.csv``, the rule graph has one node per stage, and no string of a config or an export
+can run script in it. Screenshots of the landing page, one audit table and one figure are saved under
+``results/screenshots/`` of the run, for a person to look at."""
+
+import csv
+import hashlib
+import shutil
 
 import pytest
 from browser import find_browser, headless_chromium
-from helpers import skip_or_fail
+from helpers import REPO, run_snakemake, skip_or_fail
 
 pytestmark = pytest.mark.e2e
 
@@ -16,28 +24,29 @@ Promise.all(entries.map(([path, r]) => new Promise(resolve => {
   img.src = r.data_uri;
 }))).then(done);
 """
+# Every HTML entry as the report embeds it (a data URI shown in an iframe): its rows of table.data.
+HTML_TABLE_ROWS = """
+const out = {};
+for (const [path, r] of Object.entries(results)) {
+  if (r.mime_type !== "text/html") continue;
+  const bytes = Uint8Array.from(atob(r.data_uri.split(",")[1]), c => c.charCodeAt(0));
+  const doc = new DOMParser().parseFromString(new TextDecoder().decode(bytes), "text/html");
+  out[path] = [doc.querySelectorAll("table.data tbody tr").length, r.labels];
+}
+return out;
+"""
+LANDING_COUNTS = """
+const table = [...document.querySelectorAll("table")].find(t => t.innerText.includes("pub. only"));
+return [...table.querySelectorAll("tbody tr")].map(tr => [...tr.cells].map(td => td.innerText.trim()));
+"""
+RULE_NODES = """return rulegraph_spec.data.find(d => d.name === "node-data").values.map(v => v.rule);"""
 
 
-def test_report_renders_and_every_figure_loads(full_run, tmp_path):
+def browser_or_skip():
     if None in find_browser():
         skip_or_fail(
             "no headless Chromium/chromedriver (Debian packages chromium, chromium-driver; .ci/run installs them)"
         )
-    report = full_run / "results/report.html"
-    with headless_chromium(str(tmp_path / "profile")) as browser:
-        browser.goto(report.as_uri())
-        state = browser.run("return [document.readyState, document.body.innerText.length, Object.keys(categories)];")
-        assert state[0] == "complete" and state[1] > 100
-        assert {"hosking-2022-paraphrase-meaning", "santhanam-2019-dialogue-design", "Summary"} <= set(state[2])
-        loaded = dict(browser.run(CHECK_IMAGES, asynchronous=True))
-    figures = {path for path in loaded if path.endswith(".png")}
-    expected = {
-        f"results/{name}/figures/{figure['id']}.png"
-        for name, study in configured_studies(full_run).items()
-        for figure in study.get("figures", [])
-    } | {"results/summary/figure_cv_star.png", "results/summary/figure_qra3.png"}
-    assert figures == expected
-    assert all(width > 0 for width in loaded.values()), {p: w for p, w in loaded.items() if w == 0}
 
 
 def configured_studies(workdir):
@@ -47,6 +56,60 @@ def configured_studies(workdir):
 
     names = yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]
     return {name: load_study(workdir / "config/studies" / f"{name}.yaml") for name in names}
+
+
+def rows_of(path):
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_run, tmp_path):
+    browser_or_skip()
+    report = full_run / "results/report.html"
+    shots = full_run / "results/screenshots"
+    shots.mkdir(exist_ok=True)
+    studies = configured_studies(full_run)
+    with headless_chromium(str(tmp_path / "profile")) as browser:
+        browser.goto(report.as_uri())
+        state = browser.run("return [document.readyState, document.body.innerText.length, Object.keys(categories)];")
+        assert state[0] == "complete" and state[1] > 100
+        assert set(studies) | {"Summary"} <= set(state[2])
+        browser.screenshot(shots / "landing.png")
+        loaded = dict(browser.run(CHECK_IMAGES, asynchronous=True))
+        tables = browser.run(HTML_TABLE_ROWS)
+        landing = browser.run(LANDING_COUNTS)
+        nodes = browser.run(RULE_NODES)
+        first = next(iter(studies))
+        browser.goto((full_run / "results" / first / "numbers.html").as_uri())
+        browser.screenshot(shots / "audit.png")
+        figure = next(iter(studies[first].get("figures", [])), None)
+        if figure:
+            browser.goto((full_run / "results" / first / "figures" / f"{figure['id']}.png").as_uri())
+            browser.screenshot(shots / "figure.png")
+    figures = {path for path in loaded if path.endswith(".png")}
+    assert figures == {
+        f"results/{name}/figures/{figure['id']}.png"
+        for name, study in studies.items()
+        for figure in study.get("figures", [])
+    } | {"results/summary/figure_cv_star.png", "results/summary/figure_qra3.png"}
+    assert all(width > 0 for width in loaded.values()), {p: w for p, w in loaded.items() if w == 0}
+    for name, study in studies.items():  # every audit and every table is an HTML table in the report
+        audit_rows = len(rows_of(full_run / "results" / name / "numbers.csv"))
+        assert tables[f"results/{name}/numbers.html"] == [
+            audit_rows,
+            {"study": name, "table": "numbers.csv", "kind": "audit"},
+        ]
+        for table in study["tables"]:
+            rows, labels = tables[f"results/{name}/tables/{table['id']}.html"]
+            assert rows > 0 and labels == {"study": name, "table": table["id"], "kind": "table"}
+    counts = rows_of(full_run / "results/summary/audit.csv")
+    statuses = ["match", "mismatch", "published_only", "recomputed_only", "published_input"]
+    assert [row[1:6] for row in landing] == [[c[s] for s in statuses] for c in counts]
+    assert [row[0] for row in landing] == ["-".join(c["study"].split("-")[:2]) for c in counts]
+    assert len(nodes) == len(set(nodes)), nodes  # one node per stage
+    assert {"fetch_raw", "published", "extract", "exclude", "metrics", "qra", "tables", "figures", "summary"} <= set(
+        nodes
+    )
 
 
 def test_report_shows_no_restructuredtext_system_messages(full_run):
@@ -63,3 +126,53 @@ def _find_all(text, needle):
     while start >= 0:
         yield start
         start = text.find(needle, start + 1)
+
+
+PAYLOAD = "</script><img src=x onerror=top.name+=1><script>top.name+=2</script>"
+
+
+def hostile_study(target):
+    """A copy of the template study with markup in a table title, a system label and a raw text cell (the
+    export re-pinned by its new sha256 in a mirror of its own)."""
+    mirror = target / "mirror"
+    shutil.copytree(REPO / ".test/raw", mirror)
+    export = next(mirror.rglob("report.csv"))
+    export.write_text(export.read_text().replace("sentence 1 text", f"sentence {PAYLOAD} text"))
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    text = text.replace("Source", f"'Source {PAYLOAD}'")
+    text = text.replace("title: Rank counts and average rank", f"title: '{PAYLOAD} Rank counts and average rank")
+    text = text.replace("per system, original (O) vs reproduction (R), with CV*", "per system, with CV*'")
+    text = text.replace(
+        "ff7bb78f2a4fbb79a28a2ebf336330101894ca379b3539146e7a14e08c8ab6d0",
+        hashlib.sha256(export.read_bytes()).hexdigest(),
+    )
+    (target / "config/studies").mkdir(parents=True)
+    (target / "config/studies/example-2025-ranking.yaml").write_text(text)
+    (target / "config/config.yaml").write_text(f"studies: [example-2025-ranking]\nraw_mirror: {mirror}\n")
+    shutil.copy(REPO / "Snakefile", target / "Snakefile")
+    for name in ("workflow", "profiles", "envs"):
+        shutil.copytree(REPO / name, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_markup_in_a_config_or_an_export_never_runs_in_the_report(tmp_path):
+    browser_or_skip()
+    workdir = hostile_study(tmp_path / "hostile")
+    run = run_snakemake(workdir)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    report = run_snakemake(workdir, "--report", "results/report.html")
+    assert report.returncode == 0, report.stderr[-3000:]
+    audit = (workdir / "results/example-2025-ranking/numbers.csv").read_text()
+    assert "Source </script>" in audit  # the label reached the results: the payload is real
+    pages = [workdir / "results/report.html", *sorted((workdir / "results").rglob("*.html"))]
+    with headless_chromium(str(tmp_path / "profile")) as browser:
+        for page in pages:
+            browser.goto(page.as_uri())
+            browser.run("return document.readyState;")
+            assert browser.run("return window.name;") == "", f"markup ran in {page}"
+        browser.goto((workdir / "results/report.html").as_uri())
+        shown = browser.run(HTML_TABLE_ROWS)
+    assert shown["results/example-2025-ranking/tables/ranks.html"][0] == 3
+    # shown as text: the escaped label is in the page's table, not as an element
+    ranks = (workdir / "results/example-2025-ranking/tables/ranks.html").read_text()
+    assert "Source &lt;/script&gt;&lt;img" in ranks and "<img src=x" not in ranks

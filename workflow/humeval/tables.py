@@ -93,7 +93,8 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
                 # the authors' rounding recipe for the table's values (e.g. R's 3 significant digits); rows
                 # with their own precision (p-values, counts) are shown plainly
                 shown = compare(shown, int(cell["precision"]))
-            text = format_number(shown, digits, rounding)
+            number = format_number(shown, digits, rounding)
+            text = number
             flag = table.get("significance")
             if flag and pd.notna(cell["value"]) and (f"{row}{flag['p_suffix']}", column) in part.index:
                 p = part.loc[(f"{row}{flag['p_suffix']}", column), "value"]
@@ -103,7 +104,7 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
                 footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(
                     f"{row} / {column}"
                 )
-            elif cell["status"] == "match" and text != format_number(cell["published"], digits, rounding):
+            elif cell["status"] == "match" and number != format_number(cell["published"], digits, rounding):
                 text += ROUNDING_MARK
                 footnotes.setdefault(
                     (ROUNDING_MARK, f"matches within half a unit, but rounds ({rounding}) to another printed digit"), []
