@@ -47,10 +47,12 @@ def network_reachable(url: str = "https://raw.githubusercontent.com/", timeout: 
 def raw_source() -> dict:
     """Environment for Snakemake to get raw files: the mirror if configured and present, else the network."""
     mirror = os.environ.get("HUMEVAL_RAW_MIRROR")
-    if mirror:
-        if Path(mirror).is_dir():
-            return {"HUMEVAL_RAW_MIRROR": str(Path(mirror).resolve())}
-        skip_or_fail(f"HUMEVAL_RAW_MIRROR={mirror} is not a folder")
+    if mirror:  # one folder or several joined with os.pathsep, as the pipeline reads it (humeval.fetch)
+        folders = [Path(m) for m in mirror.split(os.pathsep) if m]
+        missing = [str(m) for m in folders if not m.is_dir()]
+        if not missing:
+            return {"HUMEVAL_RAW_MIRROR": os.pathsep.join(str(m.resolve()) for m in folders)}
+        skip_or_fail(f"HUMEVAL_RAW_MIRROR: {', '.join(missing)} is not a folder")
     if network_reachable():
         return {}
     skip_or_fail("no raw-data mirror (set HUMEVAL_RAW_MIRROR=DIR) and raw.githubusercontent.com is unreachable")

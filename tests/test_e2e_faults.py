@@ -59,7 +59,9 @@ def test_a_killed_run_is_completed_after_unlock(full_run, tmp_path):
 def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path):
     workdir = copy_project(tmp_path / "project", [LONG])  # the longest study: the checks below run during it
     first = start(workdir)
-    wait_for(workdir / ".snakemake/locks")
+    deadline = time.monotonic() + 120
+    while not list((workdir / ".snakemake/locks").glob("*.lock")) and time.monotonic() < deadline:
+        time.sleep(0.05)
     locks = sorted((workdir / ".snakemake/locks").glob("*.lock"))
     assert locks
     dry = run_snakemake(workdir, "-n", env=raw_source())  # a dry run (parses the workflow) beside the live run

@@ -101,7 +101,8 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         ]
         for table in study["tables"]:
             rows, labels = tables[f"results/{name}/tables/{table['id']}.html"]
-            assert rows > 0 and labels == {"study": name, "table": table["id"], "kind": "table"}
+            assert rows == len(rows_of(full_run / "results" / name / "tables" / f"{table['id']}.csv"))
+            assert labels == {"study": name, "table": table["id"], "kind": "table"}
     counts = rows_of(full_run / "results/summary/audit.csv")
     statuses = ["match", "mismatch", "published_only", "recomputed_only", "published_input"]
     assert [row[1:6] for row in landing] == [[c[s] for s in statuses] for c in counts]

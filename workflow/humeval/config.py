@@ -30,8 +30,58 @@ def schema_dir() -> Path:
 SCHEMA_DIR = schema_dir()
 
 
-# libyaml's parser when PyYAML has it (the wheels do): the study files are parsed at every Snakemake start
-SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+#: The most YAML nodes a configuration file may expand to, aliases counted as often as they are used. The largest
+#: study file here (santhanam) expands to 3,312; an alias bomb of 9 levels of 9 aliases to 490 million.
+MAX_EXPANDED_NODES = 100_000
+
+
+def expanded_size(node, sizes: dict | None = None) -> int:
+    """How many nodes ``node`` stands for once every alias is written out (memoised: linear in the file)."""
+    sizes = {} if sizes is None else sizes
+    if id(node) not in sizes:
+        sizes[id(node)] = 0  # a recursive alias counts once
+        children = node.value if isinstance(node.value, list) else []
+        flat = [c for pair in children for c in (pair if isinstance(pair, tuple) else (pair,))]
+        sizes[id(node)] = 1 + sum(expanded_size(child, sizes) for child in flat)
+    return sizes[id(node)]
+
+
+class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """YAML's safe loader (libyaml's parser where PyYAML has it) that refuses a key given twice in one mapping
+    (the last would silently win) and a file whose aliases (``*name``) expand it past :data:`MAX_EXPANDED_NODES`
+    (an alias bomb: small on disk, it exhausts memory once anything walks it)."""
+
+    def get_single_data(self):
+        node = self.get_single_node()
+        if node is None:
+            return None
+        size = expanded_size(node)
+        if size > MAX_EXPANDED_NODES:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"its aliases expand it to {size:,} values (at most {MAX_EXPANDED_NODES:,})",
+                node.start_mark,
+            )
+        return self.construct_document(node)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = {}
+            for key_node, _ in node.value:
+                key = key_node.value
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"key {key!r} appears twice in one mapping (first on line {seen[key]})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+SafeLoader = StrictLoader
 
 
 @cache
@@ -87,7 +137,7 @@ def read_yaml(path: str | Path) -> dict:
     except FileNotFoundError:
         raise HumevalError("file not found", file=str(path)) from None
     except yaml.YAMLError as exc:
-        raise HumevalError(f"not valid YAML: {exc}", file=str(path)) from None
+        raise HumevalError(f"not valid YAML: {' '.join(str(exc).split())}", file=str(path)) from None
     if not isinstance(document, dict):
         raise HumevalError("expected a mapping at the top level", file=str(path))
     return document
@@ -123,6 +173,13 @@ def check_references(study: dict, source: str) -> None:
         for role, raw_id in entry["inputs"].items():
             if raw_id not in raw_ids:
                 fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
+        if entry["loader"] == "tabular":
+            reserved = registry("humeval.loaders.tabular", "RESERVED_CARRY")
+            for name in entry.get("params", {}).get("carry", {}) or {}:
+                if name in reserved:
+                    fail(
+                        f"key extract.{k}.params.carry.{name}: the name {name!r} is reserved ({reserved[name]}); carry it under another name"
+                    )
     for k, entry in enumerate(study.get("exclusions", [])):
         if entry["exclusion"] not in EXCLUSIONS:
             fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
@@ -132,6 +189,10 @@ def check_references(study: dict, source: str) -> None:
     table_ids = [t["id"] for t in study["tables"]]
     if len(set(table_ids)) != len(table_ids):
         fail("key tables: duplicated table id")
+    from humeval.qra.qra3_layout import declared_tables
+
+    # the tables each qra3 entry writes can be targeted too (a printed confidence interval of s*, say)
+    table_ids += [t["id"] for entry in study.get("qra3", []) for t in declared_tables(entry)]
     for key in ("metrics", "qra", "published", "figures", "published_aggregates"):
         for k, entry in enumerate(study.get(key, [])):
             if entry["table"] not in table_ids:

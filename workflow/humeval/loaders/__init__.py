@@ -91,6 +91,22 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)
+    check_entries_disjoint(study, participants)
     tidy = validate_judgements(pd.concat(judgements, ignore_index=True), f"{study['name']} tidy judgements")
     people = validate_participants(pd.concat(participants, ignore_index=True), f"{study['name']} participants")
     return tidy, people
+
+
+def check_entries_disjoint(study: dict, participants: list[pd.DataFrame]) -> None:
+    """Two ``extract`` entries of one side may not give the same participant: say which entries, and how to fix
+    it, instead of the tidy table's later "appears twice" (entries of one side read different surveys)."""
+    owner: dict[tuple, int] = {}
+    for k, frame in enumerate(participants):
+        for key in zip(frame["side"], frame["participant"]):
+            if owner.setdefault(key, k) != k:
+                raise HumevalError(
+                    f"extract.{owner[key]} and extract.{k} both give participant {key[1]!r} of side {key[0]!r}: two "
+                    "entries of one side must read different participants (merge the inputs into one entry, or give "
+                    "each entry its own side)",
+                    study=study["name"],
+                )

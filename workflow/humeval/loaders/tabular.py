@@ -131,6 +131,26 @@ def numeric(text: pd.Series, params: dict, rows: pd.Series, column: str, path: s
     return values
 
 
+#: Names a ``carry`` entry may not take: the loader's own working columns and the tidy table's columns (a carried
+#: column of that name would be overwritten or dropped). Read by the config check (humeval.config) before any job.
+RESERVED_CARRY = {
+    "rater": "the loader's raw participant id",
+    "_row": "the loader's row number",
+    "_judgement": "the loader's judgement key",
+    "_file": "the loader's input file",
+    "study": "a tidy column",
+    "side": "a tidy column",
+    "judgement_id": "a tidy column",
+    "participant": "a tidy column",
+    "item": "a tidy column",
+    "criterion": "a tidy column",
+    "response_type": "a tidy column",
+    "system": "a tidy column",
+    "system_b": "a tidy column",
+    "value": "a tidy column",
+}
+
+
 def long_rows(raw: pd.DataFrame, params: dict, path: str) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
     columns = list(raw.columns)

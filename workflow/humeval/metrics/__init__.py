@@ -77,12 +77,7 @@ class StudyData:
                 raise HumevalError(f"no exclusion variant {variant!r}; the study defines {sorted(known)}")
             dropped = self.variant_exclusions.loc[self.variant_exclusions["variant"] == variant, "judgement_id"]
             rows = rows[~rows["judgement_id"].isin(set(dropped))]
-        for column, wanted in (where or {}).items():
-            if column not in rows.columns:
-                raise HumevalError(f"where: no column {column!r} in the judgements ({list(rows.columns)})")
-            wanted = wanted if isinstance(wanted, list) else [wanted]
-            rows = rows[rows[column].astype(str).isin([str(w) for w in wanted])]
-        return rows
+        return filter_where(rows, where, self.tidy)
 
     def cell(self, side: str, condition: str, criterion: str | None = None, frame: str = "kept") -> pd.DataFrame:
         """The ``frame`` judgements of one side and condition (and criterion), in table order: the rows
@@ -98,6 +93,35 @@ class StudyData:
     def system_labels(self) -> dict[str, str]:
         """System code -> display label, in config order."""
         return {s["code"]: s.get("label", s["code"]) for s in self.config.get("systems", [])}
+
+
+def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` whose ``column`` holds one of the ``where`` values ({column: value or [values]}), compared by type:
+    numbers as numbers where the column is numeric (``19.0`` matches ``19``), else as text. A value that no row of
+    ``reference`` (the whole tidy table) holds is a mistake, not a zero count: an error naming it.
+
+    >>> frame = pd.DataFrame({"n": [19, 20], "s": ["a", "b"]})
+    >>> len(filter_where(frame, {"n": "19.0"}, frame)), len(filter_where(frame, {"s": ["a", "b"]}, frame))
+    (1, 2)
+    """
+    for column, wanted in (where or {}).items():
+        if column not in rows.columns:
+            raise HumevalError(f"where: no column {column!r} in the judgements ({list(rows.columns)})")
+        wanted = wanted if isinstance(wanted, list) else [wanted]
+        numeric = pd.api.types.is_numeric_dtype(reference[column]) if column in reference else False
+        if numeric:
+            targets = pd.to_numeric(pd.Series(wanted, dtype=object), errors="coerce")
+            if targets.isna().any():
+                raise HumevalError(f"where {column}: {wanted} must be numbers: the column holds numbers")
+            present, keep = reference[column], rows[column].isin(list(targets))
+        else:
+            targets = [str(w) for w in wanted]
+            present, keep = reference[column].astype(str), rows[column].astype(str).isin(targets)
+        absent = [w for w, t in zip(wanted, targets) if not present.isin([t]).any()]
+        if absent and column in reference:
+            raise HumevalError(f"where {column}: {absent} matches no judgement (values are compared by type)")
+        rows = rows[keep]
+    return rows
 
 
 def get_metric(name: str):

@@ -41,7 +41,10 @@ def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n")
             frame = frame[frame["side"] == spec["side"]]
         if "exclusion" in spec:
             frame = frame[frame["rule"] == spec["exclusion"]]
-        for col, value in spec.get("where", {}).items():
-            frame = frame[frame[col].astype(str) == str(value)]
+        if spec.get("where"):
+            from humeval.metrics import filter_where
+
+            reference = data.tidy if spec.get("frame", "tidy") in ("tidy", "kept") else frame
+            frame = filter_where(frame, spec["where"], reference)
         out.append((label, column, float(count_rows(frame, distinct=spec.get("distinct")))))
     return value_frame(table, out)
