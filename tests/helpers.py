@@ -68,12 +68,12 @@ def copy_project(target: Path, studies: list[str] | None = None) -> Path:
     shutil.copytree(REPO / "config", target / "config", ignore=ignore)
     shutil.copytree(REPO / "envs", target / "envs", ignore=ignore)
     shutil.copytree(REPO / "profiles", target / "profiles", ignore=ignore)
-    if studies is not None:
-        import yaml
+    import yaml
 
-        main = yaml.safe_load((target / "config/config.yaml").read_text())
-        main["studies"] = studies
-        (target / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    main = yaml.safe_load((target / "config/config.yaml").read_text())
+    main["studies"] = main["studies"] if studies is None else studies
+    main.pop("raw_mirror", None)  # the tests' mirror is $HUMEVAL_RAW_MIRROR (raw_source), whatever the clone's config says
+    (target / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
     return target
 
 

@@ -81,14 +81,14 @@ def yao_variant(tmp_path: Path, change) -> Path:
 
 
 def test_an_experiment_id_used_twice_is_rejected(tmp_path):
-    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R3", "label": "R4", "citation": "x"}))
+    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R3", "label": "R99", "citation": "x"}))
     with pytest.raises(HumevalError, match=r"key experiments: experiment id\(s\) \['R3'\] used twice"):
         load_study(path)
 
 
 def test_an_experiment_with_neither_raw_data_nor_published_numbers_is_rejected(tmp_path):
-    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R4", "citation": "x"}))
-    with pytest.raises(HumevalError, match="experiment 'R4' has neither raw data"):
+    path = yao_variant(tmp_path, lambda s: s["experiments"].append({"id": "R99", "citation": "x"}))  # an unused id
+    with pytest.raises(HumevalError, match="experiment 'R99' has neither raw data"):
         load_study(path)
 
 
