@@ -72,7 +72,9 @@ def copy_project(target: Path, studies: list[str] | None = None) -> Path:
 
     main = yaml.safe_load((target / "config/config.yaml").read_text())
     main["studies"] = main["studies"] if studies is None else studies
-    main.pop("raw_mirror", None)  # the tests' mirror is $HUMEVAL_RAW_MIRROR (raw_source), whatever the clone's config says
+    main.pop(
+        "raw_mirror", None
+    )  # the tests' mirror is $HUMEVAL_RAW_MIRROR (raw_source), whatever the clone's config says
     (target / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
     return target
 

@@ -169,3 +169,22 @@ def test_a_score_template_that_finds_nothing_is_an_error():
     bad["criteria"][0]["score"]["table"] = "typo"
     with pytest.raises(HumevalError, match="check the template"):
         qra3_entry(synthetic({"O": {"a": 1}}), pd.DataFrame(columns=VALUE_COLUMNS), pd.DataFrame(), bad, EXPERIMENTS)
+
+
+def test_one_system_gives_type1_and_notes_for_the_rest_not_a_crash():
+    one = entry()
+    one["criteria"][0]["systems"] = ["a"]
+    values = synthetic({"O": {"a": 4, "b": 3, "c": 2}, "R1": {"a": 5, "b": 3, "c": 2}, "R2": {"a": 3, "b": 3, "c": 2}})
+    cells, notes, _ = qra3_entry(values, pd.DataFrame(columns=VALUE_COLUMNS), pd.DataFrame(), one, EXPERIMENTS)
+    frame = pd.DataFrame(cells, columns=VALUE_COLUMNS).set_index(["table", "row", "column"])["value"]
+    # scores 4, 5, 3 on a scale from 1: shifted 3, 4, 2; mean 3, s = 1, c4(3) = 0.886227; CV* = 100 * 1.128379 / 3
+    assert frame[("q", "Q|a", "cv_star")] == pytest.approx(100 * (1 / 0.8862269) / 3, rel=1e-6)
+    assert ("q", "Q|all", "p_findings") not in frame.index and ("q", "all|all", "p_findings") not in frame.index
+    assert any("Type IV needs two or more systems" in n for n in notes)
+    assert any("Type II needs three or more systems" in n for n in notes)
+
+
+def test_cv_star_of_a_single_measurement_is_empty_not_an_error():
+    from humeval.qra.precision import cv_star, sd_star
+
+    assert math.isnan(cv_star([4.0])) and math.isnan(sd_star([4.0]))

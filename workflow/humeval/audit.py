@@ -87,6 +87,13 @@ def build_audit(
         compare[t](v, d) if t in compare and pd.notna(v) else v
         for t, v, d in zip(audit["table"], audit["value"], audit["precision"])
     ]
+    empty = audit["value"].isna().to_numpy() & audit["published"].isna().to_numpy()
+    if empty.any():
+        cell = audit.iloc[int(empty.argmax())]
+        raise HumevalError(
+            f"table {cell['table']!r}, cell ({cell['row']!r}, {cell['column']!r}) has neither a recomputed nor a "
+            "published value: a metric or QRA entry wrote an empty number there"
+        )
     audit["status"] = [status_of(v, p, d) for v, p, d in zip(compared, audit["published"], audit["precision"])]
     needs_note = audit["status"].isin(["mismatch", "published_only"])
     audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)
@@ -102,6 +109,8 @@ def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published:
     """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
     against the published numbers."""
     recomputed = pd.concat([values, qra], ignore_index=True)
+    # a measure that cannot be computed (one system, one experiment with data) is an empty cell, said in the notes
+    recomputed = recomputed[recomputed["value"].notna()]
     audit = build_audit(recomputed, published, study["tables"])
     counts = audit["status"].value_counts().to_dict()
     log.info("audit: %s", counts)

@@ -91,6 +91,10 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)
+    if not judgements:  # every experiment is published only: empty tidy tables, and the study runs on
+        from humeval.tidy import JUDGEMENT_COLUMNS, PARTICIPANT_COLUMNS
+
+        return pd.DataFrame(columns=JUDGEMENT_COLUMNS), pd.DataFrame(columns=PARTICIPANT_COLUMNS)
     check_entries_disjoint(study, participants)
     tidy = validate_judgements(pd.concat(judgements, ignore_index=True), f"{study['name']} tidy judgements")
     people = validate_participants(pd.concat(participants, ignore_index=True), f"{study['name']} participants")

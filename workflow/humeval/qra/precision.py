@@ -38,6 +38,8 @@ def cv_star(values, shift: float = 0.0, c4_correction: bool = True) -> float:
     """
     x = np.asarray(values, dtype=float) + shift
     n = x.size
+    if n < 2:  # one measurement has no spread: CV* is undefined, not an error
+        return float("nan")
     mean = x.mean()
     if mean == 0:
         return float("nan")
@@ -54,7 +56,7 @@ def sd_star(values) -> float:
     0.0886
     """
     x = np.asarray(values, dtype=float)
-    return float(x.std(ddof=1) / c4(x.size))
+    return float(x.std(ddof=1) / c4(x.size)) if x.size >= 2 else float("nan")
 
 
 def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:

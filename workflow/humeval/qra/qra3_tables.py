@@ -131,7 +131,10 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
             notes.append(f"{name}: Type II needs three or more systems with varying scores ({len(systems)} systems)")
         agree, compared = finding_agreements(matrix)
         pooled_agree, pooled_compared = pooled_agree + agree, pooled_compared + compared
-        cells.append((table, f"{name}|all", "p_findings", agree / compared))
+        if compared:
+            cells.append((table, f"{name}|all", "p_findings", agree / compared))
+        else:
+            notes.append(f"{name}: Type IV needs two or more systems to order ({len(systems)} system)")
         if "item_labels" in criterion:
             spec = criterion["item_labels"]
             labelled = item_labels(kept, spec, included, labels)
@@ -149,6 +152,7 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
             notes.append(f"{name}: no item-level labels configured, so no Type III")
     if criterion_cv:
         cells.append((table, "all|all", "cv_star", float(np.mean(criterion_cv))))
+    if pooled_compared:
         cells.append((table, "all|all", "p_findings", pooled_agree / pooled_compared))
     return cells, notes, tool_rows
 
