@@ -128,3 +128,114 @@ def test_tabular_loader_melts_one_column_per_system(tmp_path):
         ("sysB", 2.0),
     ]
     assert set(judgements["criterion"]) == {"quality"} and len(participants) == 2
+
+
+def test_describe_sum_min_max_and_a_zero_count_for_an_empty_group():
+    out = describe_numbers(
+        RATINGS,
+        table="t",
+        by=["system", "criterion"],
+        row="{system}",
+        column="{stat}",
+        stats=["sum", "min", "max", "n"],
+        where={"system": "A"},
+        complete=True,
+    )
+    # A: 5 + 4 + 4 + 3 = 16, min 3, max 5; B is filtered out: a zero count and a zero sum, min and max empty
+    assert (cell(out, "A", "sum"), cell(out, "A", "min"), cell(out, "A", "max")) == (16, 3, 5)
+    assert cell(out, "B", "n") == 0 and cell(out, "B", "sum") == 0 and pd.isna(cell(out, "B", "min"))
+
+
+def pairwise_data(rows):
+    kept = pd.DataFrame(rows, columns=["item", "participant", "system", "system_b", "value"])
+    kept = kept.assign(
+        side="O", criterion="q", response_type="pairwise", judgement_id=[f"j{k}" for k in range(len(kept))]
+    )
+    return StudyData(kept=kept, tidy=kept, participants=pd.DataFrame(), exclusions=pd.DataFrame())
+
+
+PAIRS = pairwise_data(
+    [
+        ("i1", "p1", "A", "B", 1),
+        ("i1", "p2", "A", "B", 1),
+        ("i1", "p3", "A", "B", -1),
+        ("i2", "p1", "B", "C", 0),
+        ("i2", "p2", "B", "C", -1),
+        ("i2", "p3", "B", "C", -1),
+        ("i3", "p1", "C", "A", 1),
+        ("i3", "p2", "C", "A", -1),
+        ("i3", "p3", "C", "A", 0),
+    ]
+)
+
+
+def test_pairwise_tally_over_both_positions_with_and_without_a_majority_vote():
+    from humeval.metrics.generic import pairwise_tally_numbers
+
+    every = pairwise_tally_numbers(PAIRS, table="t")
+    # A: i1 wins 2 loses 1; i3 (as system_b) C wins once, A wins once, one tie -> A 3 wins, 2 losses, 1 tie, n 6
+    assert [cell(every, "A", s) for s in ("wins", "losses", "ties", "n")] == [3, 2, 1, 6]
+    assert cell(every, "A", "win_pct") == pytest.approx(50.0)
+    assert cell(every, "A", "bws") == pytest.approx(100 * (3 - 2) / 6)
+    assert cell(every, "A", "bws_scaled") == pytest.approx((100 / 6 + 100) / 2)
+    voted = pairwise_tally_numbers(PAIRS, table="t", majority=True)
+    # majorities: i1 A > B; i2 sum -2: C > B; i3 sum 0: tie C = A
+    assert [cell(voted, "A", s) for s in ("wins", "losses", "ties")] == [1, 0, 1]
+    assert [cell(voted, "B", s) for s in ("wins", "losses", "ties")] == [0, 2, 0]
+    assert cell(voted, "C", "bws") == pytest.approx(100 * (1 - 0) / 2)
+
+
+def test_k_sample_tests_against_scipy_by_hand():
+    from humeval.metrics.generic import k_sample_numbers
+
+    rows = [
+        ("O", f"p{k}", "i", s, "q", v)
+        for s, values in {"A": [1, 2, 3], "B": [2, 3, 4], "C": [6, 7, 8]}.items()
+        for k, v in enumerate(values)
+    ]
+    out = k_sample_numbers(data(rows), table="t", tests=["anova", "kruskal", "levene", "tukey"])
+    # ANOVA: group means 2, 3, 7, grand mean 4; SSB = 3(4 + 1 + 9) = 42, SSW = 3 * 2 = 6; F = (42/2) / (6/6) = 21
+    assert cell(out, "anova", "statistic") == pytest.approx(21.0)
+    assert cell(out, "anova", "p") == pytest.approx(0.001953125, rel=1e-6)  # F(2, 6) tail at 21: 1 / 512
+    assert cell(out, "levene", "statistic") == pytest.approx(0.0)  # equal spreads
+    assert cell(out, "A vs C", "diff") == pytest.approx(-5.0) and cell(out, "A vs C", "p") < 0.01
+    assert cell(out, "A vs B", "p") > 0.3
+    # Kruskal-Wallis: ranks A 1, 2, 3.5; B 2.. -> H from scipy with the tie correction; checked against its definition
+    from scipy import stats
+
+    assert cell(out, "kruskal", "statistic") == pytest.approx(stats.kruskal([1, 2, 3], [2, 3, 4], [6, 7, 8]).statistic)
+
+
+def test_percentage_and_majority_agreement_by_hand():
+    from humeval.metrics.generic import percent_agreement_numbers
+
+    rows = [
+        ("O", p, i, "A", "q", v)
+        for i, p, v in [("i1", "p1", 1), ("i1", "p2", 1), ("i1", "p3", 2), ("i2", "p1", 3), ("i2", "p2", 3)]
+    ]
+    out = percent_agreement_numbers(data(rows), table="t", units=["item", "system"], row="all")
+    # i1: pairs (1,1) agree, (1,2) x2 disagree -> 1 of 3; i2: 1 of 1 -> 2 of 4 = 50%; majority: 2 + 2 of 5 = 80%
+    assert cell(out, "all", "pairwise") == pytest.approx(50.0) and cell(out, "all", "majority") == pytest.approx(80.0)
+
+
+def test_item_level_cv_star_between_experiments_summarised_per_system():
+    from humeval.metrics.generic import item_cv_star_numbers
+    from humeval.qra.precision import cv_star
+
+    rows = [
+        (side, p, item, "A", "q", v)
+        for side, item, values in [
+            ("O", "i1", [4, 4]),
+            ("R1", "i1", [3, 3]),
+            ("O", "i2", [2, 4]),
+            ("R1", "i2", [3, 3]),
+            ("O", "i3", [5, 5]),
+        ]
+        for p, v in zip(["p1", "p2"], values)
+    ]
+    out = item_cv_star_numbers(data(rows), table="t", sides=["O", "R1"])
+    # i1: means 4 and 3; i2: 3 and 3 (CV* 0); i3 has no R1 score: left out
+    i1 = (1 + 1 / 8) * (2**-0.5) / (2 / 3.141592653589793) ** 0.5 / 3.5 * 100
+    assert cv_star([4, 3]) == pytest.approx(i1)
+    assert cell(out, "A", "n") == 2 and cell(out, "A", "mean") == pytest.approx(i1 / 2)
+    assert cell(out, "A", "median") == pytest.approx(i1 / 2) and cell(out, "A", "sd") == pytest.approx(i1 / 2**0.5)

@@ -22,6 +22,10 @@ VALUE_COLUMNS = ["table", "row", "column", "value"]
 
 METRICS: dict[str, str] = {
     "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",
+    "pairwise_tally": "humeval.metrics.generic:pairwise_tally_numbers",
+    "k_sample_tests": "humeval.metrics.generic:k_sample_numbers",
+    "percent_agreement": "humeval.metrics.generic:percent_agreement_numbers",
+    "item_cv_star": "humeval.metrics.generic:item_cv_star_numbers",
     "counts": "humeval.metrics.counts:count_numbers",
     "position_bias": "humeval.metrics.pairwise:position_bias_numbers",
     "rank_table": "humeval.metrics.ranking:rank_table_numbers",

@@ -12,7 +12,12 @@ STATISTICS = {
     "sd": lambda v: v.std(ddof=1),
     "median": lambda v: v.median(),
     "n": lambda v: float(v.size),
+    "sum": lambda v: v.sum(),
+    "min": lambda v: v.min(),
+    "max": lambda v: v.max(),
 }
+#: What an empty group gives with ``complete: true`` (the rest are left empty).
+EMPTY_GROUP = {"n": 0.0, "sum": 0.0, "share": float("nan")}
 
 
 def describe_numbers(
@@ -28,20 +33,36 @@ def describe_numbers(
     where: dict | None = None,
     frame: str = "kept",
     variant: str | None = None,
+    complete: bool = False,
 ) -> pd.DataFrame:
     """One cell per group of ``by`` and statistic: ``mean``, ``sd`` (sample SD, ddof 1), ``median``, ``n``,
-    ``share`` (the share of values in ``share_of``, e.g. the top two Likert points, or pairwise +1).
+    ``sum``, ``min``, ``max``, ``share`` (the share of values in ``share_of``, e.g. the top two Likert points, or
+    pairwise +1).
 
     ``row`` and ``column`` are templates over the ``by`` keys and ``{stat}`` (e.g. row ``{criterion}|{side}``,
-    column ``{system}_{stat}``: Table 1 of a ratings study), keys shown through ``labels``.
+    column ``{system}_{stat}``: Table 1 of a ratings study), keys shown through ``labels``. With
+    ``complete: true`` every combination of ``by`` values the study's judgements hold gets its cells, an empty
+    group ``n`` and ``sum`` 0 (a count of zero is a number, not a missing cell) and its other statistics empty.
     """
     unknown = [s for s in stats if s not in STATISTICS and s != "share"]
     if unknown:
         raise HumevalError(f"metric describe: unknown statistic(s) {unknown}; known: {sorted([*STATISTICS, 'share'])}")
     rows = data.rows(frame, variant, where)
+    groups = groups_of(rows, by)
+    if complete and by:
+        seen = {tuple(keys.values()) for keys, _ in groups}
+        everything = pd.MultiIndex.from_product([pd.unique(data.tidy[b]) for b in by])
+        groups += [(dict(zip(by, combo)), rows.iloc[:0]) for combo in everything if combo not in seen]
     out = []
-    for keys, group in groups_of(rows, by):
+    for keys, group in groups:
         part = pd.to_numeric(group["value"])
+        if part.empty:
+            for stat in stats:
+                fields = {**keys, "stat": stat}
+                out.append(
+                    (render(row, fields, labels), render(column, fields, labels), EMPTY_GROUP.get(stat, float("nan")))
+                )
+            continue
         for stat in stats:
             fields = {**keys, "stat": stat}
             if stat == "share":
