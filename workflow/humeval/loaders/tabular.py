@@ -17,7 +17,42 @@ case-insensitive regular expression on the header (``{pattern: regex}``: verbose
 - ``value_map``: {text in the export: number} (e.g. ``{A: 1, B: -1, equal: 0}``; an unmapped text is an error);
 - ``where``: {column: value or [values]} rows to keep (e.g. drop gold questions), applied first;
 - ``judgement``: column(s) identifying one act of judging (default: the row);
-- ``carry``: {tidy column: column or [columns]} extra columns kept; ``scale: [low, high]`` range check.
+- ``carry``: {tidy column: column or [columns]} extra columns kept (not a tidy column's name, nor ``rater``);
+  ``scale: [low, high]`` range check;
+- ``participant`` may also come from the file: ``{from: file}`` (its name), ``{from: role}`` (the input role),
+  ``{file_pattern: regex}`` (the first group on the file name) or a constant ``{value}``, for one file per
+  annotator without an annotator column;
+- ``join: {role, on, columns}``: the input ``role`` is a key file, not an export; each export row takes the key
+  file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they differ), e.g. the system
+  of each item; a row whose key is missing is an error.
+
+Slot layouts (one row per task, N judged slots per row): with ``shape: melt``, the ``columns`` regex may have
+named groups besides ``criterion``/``item``/``system`` (``slot``), and the column specs of ``participant``,
+``item``, ``judgement``, ``system``, ``system_b`` and ``carry`` may use them as ``{slot}`` placeholders, filled
+per matched header; each row, slot and criterion is one judgement. A pairwise web-app export::
+
+    params:
+      shape: melt
+      columns: '^(?P<criterion>fluency)(?P<slot>\\d+)$'      # fluency1, fluency2, ...
+      participant: PROLIFIC_PID
+      item: ['ix{slot}']
+      system: {column: 'systema{slot}'}
+      system_b: {column: 'systemb{slot}'}
+      carry: {output: ['output_a{slot}', 'output_b{slot}']}
+      response_type: pairwise
+      value_map: {A: 1, B: -1}
+
+One workbook per annotator and a key file of items::
+
+    inputs: {ann1: annotator_ann1, ann2: annotator_ann2, key: item_key}
+    params:
+      shape: long
+      participant: {file_pattern: 'annotator_(\\w+)'}
+      item: [item_id]
+      join: {role: key, on: item_id, columns: [model]}
+      system: {column: model}
+      criterion: quality
+      value: score
 
 An empty value stays a row with an empty value (the exclusion ``missing_value`` logs and drops it); a value
 that is not a number (after ``value_map``) or outside ``scale`` is an error naming the file, row and column.
@@ -151,12 +186,66 @@ RESERVED_CARRY = {
 }
 
 
-def long_rows(raw: pd.DataFrame, params: dict, path: str) -> pd.DataFrame:
-    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
+def fill(spec, groups: dict, path: str):
+    """``spec`` with every ``{name}`` in its strings replaced by the named group of the matched header (a slot
+    layout: ``systema{slot}`` names the system column of slot k); a name the header regex lacks is an error."""
+    if isinstance(spec, str):
+        try:
+            return spec.format(**groups) if "{" in spec else spec
+        except (KeyError, IndexError, ValueError) as exc:
+            raise HumevalError(
+                f"column spec {spec!r}: {exc} is not a named group of the columns pattern (groups: {sorted(groups)})",
+                file=path,
+            ) from None
+    if isinstance(spec, list):
+        return [fill(s, groups, path) for s in spec]
+    if isinstance(spec, dict):  # column specs and carry entries; a map's or a constant's text is data
+        return {k: v if k in NOT_COLUMNS else fill(v, groups, path) for k, v in spec.items()}
+    return spec
+
+
+NOT_COLUMNS = ("map", "value", "from", "file_pattern")
+
+
+def has_placeholder(spec) -> bool:
+    """Whether a column spec names a column through a ``{group}`` placeholder (a slot layout)."""
+    if isinstance(spec, str):
+        return "{" in spec
+    if isinstance(spec, list):
+        return any(has_placeholder(s) for s in spec)
+    if isinstance(spec, dict):
+        return any(has_placeholder(v) for k, v in spec.items() if k not in NOT_COLUMNS)
+    return False
+
+
+def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Series:
+    """The rater: a column spec; or ``{from: file}`` (the file's name without suffix), ``{from: role}`` (the input
+    role), ``{file_pattern: regex}`` (the regex's first group on the file name), or a constant ``{value}``, for
+    exports with one file per annotator and no annotator column."""
+    if isinstance(spec, dict) and ("from" in spec or "file_pattern" in spec or "value" in spec):
+        if "value" in spec:
+            value = str(spec["value"])
+        elif "file_pattern" in spec:
+            match = re.search(spec["file_pattern"], Path(path).name)
+            if not match or not match.groups():
+                raise HumevalError(
+                    f"participant: file_pattern {spec['file_pattern']!r} finds no group in the file name", file=path
+                )
+            value = match.group(1)
+        elif spec["from"] in ("file", "role"):
+            value = Path(path).stem if spec["from"] == "file" else role
+        else:
+            raise HumevalError(f"participant: from {spec['from']!r} must be file or role", file=path)
+        return pd.Series(value, index=raw.index)
+    return raw[find_column(list(raw.columns), spec, path, "participant")]
+
+
+def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str) -> pd.DataFrame:
+    """The columns every judged value of a row shares: rater, item, row, judgement, system_b, carried columns."""
     columns = list(raw.columns)
     base = pd.DataFrame(
         {
-            "rater": raw[find_column(columns, params["participant"], path, "participant")],
+            "rater": participant_values(raw, params["participant"], path, role),
             "item": joined(raw, [find_column(columns, c, path, "item") for c in params["item"]]),
             "_row": raw["_row"],
         },
@@ -169,6 +258,17 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str) -> pd.DataFrame:
     for name, spec in params.get("carry", {}).items():
         carried = spec if isinstance(spec, list) else [spec]
         base[name] = joined(raw, [find_column(columns, c, path, f"carry {name}") for c in carried])
+    return base
+
+
+SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
+
+
+def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "") -> pd.DataFrame:
+    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
+    columns = list(raw.columns)
+    slotted = has_placeholder([params.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
+    base = None if slotted else base_rows(raw, params, path, role)
     shape = params.get("shape", "wide")
 
     def needed(key, value):  # shape-specific parameters: optional in general, required by their shape
@@ -177,6 +277,10 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str) -> pd.DataFrame:
         return value
 
     frames = []
+    if slotted and shape != "melt":
+        raise HumevalError(
+            f"loader tabular: column specs with {{placeholders}} need shape melt, not {shape!r}", file=path
+        )
     if shape == "wide":
         base["system"] = system_values(raw, needed("system", params.get("system")), path, "system")
         for criterion, spec in needed("criteria", params.get("criteria")).items():
@@ -199,20 +303,63 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str) -> pd.DataFrame:
         if not matched:
             raise HumevalError(f"no header matches columns pattern {pattern.pattern!r} (columns: {columns})", file=path)
         for column, match in matched:
-            groups = match.groupdict()
-            part = base.copy()
-            part["criterion"] = groups.get("criterion") or params.get("criterion")
+            groups = {k: v for k, v in match.groupdict().items() if v is not None}
+            slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
+            # a slot layout: column specs with {name} placeholders, filled from this header's named groups
+            local = {**params, **{k: fill(params[k], groups, path) for k in SLOT_KEYS if k in params}}
+            part = base_rows(raw, local, path, role) if slotted or slots else base.copy()
+            criterion = groups.get("criterion") or params.get("criterion")
+            part["criterion"] = criterion
             if groups.get("item"):
                 part["item"] = groups["item"]
             part["system"] = (
                 groups["system"]
                 if groups.get("system")
-                else system_values(raw, needed("system", params.get("system")), path, "system")
+                else system_values(raw, needed("system", local.get("system")), path, "system")
             )
+            if slots and "judgement" not in params:  # one judgement per row, slot and criterion
+                part["_judgement"] = part["_row"] + f":{'|'.join(slots.values())}:{criterion}"
             frames.append(part.assign(value=numeric(raw[column], params, raw["_row"], column, path)))
     else:
         raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
     return pd.concat(frames, ignore_index=True)
+
+
+def key_table(inputs: dict, join: dict) -> pd.DataFrame:
+    """The key file of ``join: {role, on, columns}``: one row per key value (a key given twice is an error)."""
+    if join["role"] not in inputs:
+        raise HumevalError(f"join: no input role {join['role']!r} (roles: {sorted(inputs)})")
+    path = inputs[join["role"]]
+    key = read_table(path, join)
+    on = join["on"] if isinstance(join["on"], dict) else {join["on"]: join["on"]}
+    wanted = [*on.values(), *join.get("columns", [])]
+    missing = [c for c in wanted if c not in key.columns]
+    if missing:
+        raise HumevalError(f"join: key file lacks column(s) {missing} (columns: {list(key.columns)})", file=path)
+    key = key[wanted]
+    twice = key.duplicated(list(on.values()))
+    if twice.any():
+        raise HumevalError(
+            f"join: key {key[list(on.values())].iloc[int(twice.to_numpy().argmax())].tolist()} appears twice", file=path
+        )
+    return key.rename(columns={right: left for left, right in on.items()})
+
+
+def joined_with_key(raw: pd.DataFrame, key: pd.DataFrame, join: dict, path: str) -> pd.DataFrame:
+    """``raw`` with the key file's ``columns`` added by the ``on`` columns; a row without its key is an error."""
+    on = list(join["on"]) if isinstance(join["on"], dict) else [join["on"]]
+    missing = [c for c in on if c not in raw.columns]
+    if missing:
+        raise HumevalError(f"join: no column(s) {missing} to join on (columns: {list(raw.columns)})", file=path)
+    clash = [c for c in join.get("columns", []) if c in raw.columns]
+    if clash:
+        raise HumevalError(f"join: column(s) {clash} are in the export already", file=path)
+    merged = raw.merge(key, on=on, how="left", indicator=True)
+    lost = merged["_merge"] != "both"
+    if lost.any():
+        first = merged[lost].iloc[0]
+        raise HumevalError(f"row {first['_row']}: {[first[c] for c in on]} is not in the join's key file", file=path)
+    return merged.drop(columns="_merge").set_axis(raw.index)
 
 
 def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -220,22 +367,30 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     if not inputs:
         raise HumevalError("loader 'tabular' needs at least one raw input", study=study)
     response_type = params.get("response_type", "rating")
+    join = params.get("join")
+    key = key_table(inputs, join) if join else None
     frames = []
     for role, path in inputs.items():
+        if join and role == join["role"]:
+            continue
         raw = read_table(path, params)
         raw["_row"] = [f"{role}:{k}" for k in range(2, len(raw) + 2)]
+        if key is not None:
+            raw = joined_with_key(raw, key, join, path)
         raw = keep_rows(raw, params.get("where", {}), path)
-        rows = long_rows(raw, params, path)
+        rows = long_rows(raw, params, path, role)
         if "_judgement" not in rows:
             rows["_judgement"] = rows["_row"] + (":" + rows["criterion"].astype(str) if response_type != "rank" else "")
         frames.append(rows.assign(_file=path))
+    if not frames:
+        raise HumevalError("loader 'tabular' needs an export besides the join's key file", study=study)
     long = pd.concat(frames, ignore_index=True)
     long["participant"] = long["rater"].map(lambda r: pseudonym(f"{side}:{r}", study))
     long["judgement_id"] = side + ":" + long["_judgement"].astype(str)
-    key = ["judgement_id", "system"] if response_type == "rank" else ["participant", "item", "criterion", "system"]
+    unique = ["judgement_id", "system"] if response_type == "rank" else ["participant", "item", "criterion", "system"]
     if response_type == "pairwise":
-        key = [*key, "system_b"]
-    duplicated = long.duplicated(key)
+        unique = [*unique, "system_b"]
+    duplicated = long.duplicated(unique)
     if duplicated.any():
         first = long[duplicated].iloc[0]
         raise HumevalError(
