@@ -175,3 +175,40 @@ def test_a_misspelled_qra3_key_gets_a_close_match(tmp_path):
         HumevalError, match=r"key qra3\.0\.scale_start_at: unknown parameter; did you mean 'scale_starts_at'\?"
     ):
         load_study(path)
+
+
+def test_text_where_a_loader_expects_a_list_is_refused_naming_the_key(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["extract"][0]["params"].update(item="item_id"))
+    with pytest.raises(HumevalError, match=r"key extract\.0\.params\.item: expected a list, e\.g\. \[item_id\]"):
+        load_study(path)
+
+
+def test_a_reserved_carry_name_is_refused(tmp_path):
+    path = yao_variant(tmp_path, lambda s: s["extract"][0]["params"].update(carry={"rater": "item_id"}))
+    with pytest.raises(HumevalError, match=r"key extract\.0\.params\.carry\.rater: the name 'rater' is reserved"):
+        load_study(path)
+
+
+def test_duplicate_keys_and_alias_bombs_are_refused_in_one_line(tmp_path):
+    text = YAO.read_text()
+    twice = tmp_path / "yao-2022-storybook-qag.yaml"
+    twice.write_text(text.replace("title:", "title: first\ntitle:", 1))
+    with pytest.raises(HumevalError, match="key 'title' appears twice in one mapping") as caught:
+        load_study(twice)
+    assert "\n" not in str(caught.value)
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join([f'*{chr(97 + i)}'] * 9)}]\n" for i in range(8)
+    )
+    twice.write_text(bomb + text)
+    with pytest.raises(HumevalError, match=r"aliases expand it to 490,3\d\d,\d\d\d values \(at most 100,000\)"):
+        load_study(twice)
+
+
+def test_a_published_block_may_target_a_qra3_table(tmp_path):
+    def change(study):
+        study["published"].append(
+            {"table": "qra3_n3", "source": "the QRA3 tool", "cells": {"Readability|GT": {"sd_ci_high": "0.50"}}}
+        )
+
+    study = load_study(yao_variant(tmp_path, change))
+    assert any(b["table"] == "qra3_n3" for b in study["published"])

@@ -81,3 +81,22 @@ def test_permutation_p_is_exact_up_to_the_limit_and_monte_carlo_above():
 def test_exact_permutation_p_by_hand_for_four_points():
     # x = y = 1..4: only the identity and its reverse reach |rho| = 1, so p = 2 / 24
     assert correlation([1, 2, 3, 4], [1, 2, 3, 4], "spearman")["p_exact"] == pytest.approx(2 / 24)
+
+
+def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
+    numbers = pd.DataFrame({"table": "t", "row": ["a"], "column": "repro", "value": [5.0]})
+    published = pd.DataFrame({"table": "t", "row": ["a"], "column": "orig", "value": [3.0]})
+    entry = {
+        "type": "cv_star",
+        "table": "q",
+        "measurand_table": "t",
+        "rows": ["a"],
+        "inputs": [{"column": "orig", "source": "published"}, {"column": "repro", "source": "recomputed"}],
+        "ci_columns": ["ci_low", "ci_high"],
+    }
+    out, _ = qra_values(numbers, published, [entry])
+    cells = out.set_index("column")["value"]
+    # 3 and 5: s = sqrt(2), s* = sqrt(pi); SE = s^2 sqrt(2/1) / (2 s*) = sqrt(2/pi); t(0.975, 1) = 12.706205
+    half = 12.706205 * math.sqrt(2 / math.pi)
+    assert cells["ci_low"] == pytest.approx(math.sqrt(math.pi) - half, rel=1e-6)
+    assert cells["ci_high"] == pytest.approx(math.sqrt(math.pi) + half, rel=1e-6)

@@ -231,11 +231,29 @@ def check_parameters(study: dict, fail) -> None:
             known = registry[entry[key]]
             path = f"{section}.{k}" + (f".{sub}" if sub else "")
             given = given_of(entry)
-            message = vocabulary.unknown_keys(given, known.names(), path) or vocabulary.missing_keys(
-                given, known, path, provided
+            message = (
+                vocabulary.unknown_keys(given, known.names(), path)
+                or vocabulary.missing_keys(given, known, path, provided)
+                or list_expected(given, known, path)
             )
             if message:
                 fail(message + f" ({entry[key]}; see docs/{'loaders' if section == 'extract' else 'metrics'}.md)")
+
+
+#: Loader and metric parameters that hold column lists, where one column's name given as text would be read
+#: letter by letter (``item: _unit_id`` looks for a column ``_``).
+LIST_PARAMETERS = ("item", "items", "judgement", "by", "units", "stats", "sides", "tests")
+
+
+def list_expected(given: dict, known, path: str) -> str | None:
+    """A parameter that takes a list (its default is a list or tuple, or it is a known list parameter) given a
+    single string: the message naming it, else None."""
+    for parameter in known.parameters:
+        value = given.get(parameter.name)
+        default = (parameter.default or "").lstrip()
+        if isinstance(value, str) and (default.startswith(("[", "(")) or parameter.name in LIST_PARAMETERS):
+            return f"key {path}.{parameter.name}: expected a list, e.g. [{value}], not the text {value!r}"
+    return None
 
 
 def _without(entry: dict, *keys: str) -> dict:

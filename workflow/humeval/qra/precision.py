@@ -61,7 +61,8 @@ def sd_star(values) -> float:
 
 def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:
     """``type: cv_star``: CV* per measurand row from the ``inputs`` experiments, written to
-    ``<table>/<row>/<column>`` (and, with ``sd_column``, the corrected SD s/c4(n) beside it)."""
+    ``<table>/<row>/<column>`` (and, with ``sd_column``, the corrected SD s/c4(n) beside it; with
+    ``ci_columns: [low, high]``, the 95% interval of s* as QRA3 computes it)."""
     rows, source_table = entry["rows"], entry["measurand_table"]
     sides = [qra_inputs(values, published, source_table, rows, spec) for spec in entry["inputs"]]
     matrix = pd.concat(sides, axis=1)
@@ -75,6 +76,15 @@ def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) ->
         )
         if entry.get("sd_column"):
             out.append((entry["table"], row, entry["sd_column"], sd_star(measured.to_numpy())))
+        if entry.get("ci_columns"):  # the 95% interval of s* (QRA3's Type I), so a printed interval is audited
+            from humeval.qra.qra3 import type1_measures
+
+            measures = type1_measures(measured.to_numpy(), scale_starts_at=-entry.get("shift", 0.0))
+            low, high = entry["ci_columns"]
+            out += [
+                (entry["table"], row, low, measures["sd_ci_low"]),
+                (entry["table"], row, high, measures["sd_ci_high"]),
+            ]
     return out, summary
 
 
