@@ -163,3 +163,29 @@ def test_no_raw_identifier_in_the_logs_or_messages_of_failed_runs(full_run, tmp_
             leaks = find_leaks(folder, ids, vocabulary) if folder.exists() else {}
             leaks = {k: v for k, v in leaks.items() if not k.startswith(("config", "workflow", "data"))}
             assert not leaks, f"{study}: raw identifiers in {folder}: {leaks}"
+
+
+def test_pseudonyms_cannot_be_recomputed_from_the_study_name_but_can_from_the_raw_files(full_run):
+    """The red team re-identified all 98 of 98 shardlow workers from ``sha256("<study>:<worker id>")`` alone.
+    Pseudonyms are now keyed with the study's raw files: the public derivations (the old hash, or an HMAC keyed
+    with the study name or the public pinned sha256) match none; the key from the raw bytes matches all."""
+    import hashlib
+    import hmac
+
+    from humeval.config import load_study, raw_filename
+    from humeval.tidy import keyed_pseudonyms, pseudonym, pseudonym_key
+
+    name = "shardlow-2019-clinical-simplification"
+    study = load_study(full_run / "config/studies" / f"{name}.yaml")
+    report = pd.read_csv(raw(full_run, name, "report.csv"), dtype=str, keep_default_na=False)
+    workers = sorted(set(report["_worker_id"]))
+    written = set(pd.read_csv(full_run / "results" / name / "tidy/judgements.csv", dtype=str)["participant"])
+    assert len(workers) == len(written) == 98
+    public_keys = [name.encode()] + [bytes.fromhex(r["sha256"]) for r in study["raw"] if r.get("sha256")]
+    guesses = {"W" + hashlib.sha256(f"{name}:{w}".encode()).hexdigest()[:10] for w in workers}
+    for key in public_keys:
+        guesses |= {"W" + hmac.new(key, f"{name}:{w}".encode(), hashlib.sha256).hexdigest()[:10] for w in workers}
+    assert not guesses & written
+    files = [str(raw(full_run, name, raw_filename(r))) for r in study["raw"] if not r.get("optional")]
+    with keyed_pseudonyms(pseudonym_key(files)):
+        assert {pseudonym(w, name, prefix="W") for w in workers} == written

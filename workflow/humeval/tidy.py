@@ -31,6 +31,10 @@ exclusions or subgroups use.
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 import pandas as pd
 
@@ -53,13 +57,51 @@ RESPONSE_TYPES = ("rating", "magnitude", "rank", "pairwise")
 _KEY_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criterion", "response_type", "system"]
 
 
+#: The domain of the pseudonym key: hashing the raw files' bytes under it gives a key that is not their public
+#: (pinned) sha256, so only someone who holds the raw export can compute it.
+KEY_DOMAIN = b"humeval-repro pseudonym key v1\0"
+_KEY: ContextVar[bytes | None] = ContextVar("pseudonym_key", default=None)
+
+
+def pseudonym_key(paths: list[str]) -> bytes:
+    """The study's pseudonym key: sha256 over :data:`KEY_DOMAIN` and, for each required raw file in order, its
+    length and bytes. The same files give the same key on every run and machine; without them it cannot be had
+    (their pinned sha256 is the hash of the bytes alone, not under the domain)."""
+    digest = hashlib.sha256(KEY_DOMAIN)
+    for path in paths:
+        with open(path, "rb") as handle:
+            digest.update(os.fstat(handle.fileno()).st_size.to_bytes(8, "big"))
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    return digest.digest()
+
+
+@contextmanager
+def keyed_pseudonyms(key: bytes):
+    """Within the block, :func:`pseudonym` is keyed with ``key`` (the extract stage sets it for every loader)."""
+    token = _KEY.set(key)
+    try:
+        yield
+    finally:
+        _KEY.reset(token)
+
+
 def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
-    """Stable pseudonymous id: ``prefix`` + the first 10 hex digits of sha256(salt + ':' + raw_id).
+    """Pseudonymous id: ``prefix`` + the first 10 hex digits of HMAC-SHA256(key, salt + ':' + raw_id), the key from
+    the study's raw files (:func:`pseudonym_key`, set by :func:`keyed_pseudonyms`), so that a pseudonym cannot be
+    linked back to its raw id (8-digit worker ids can be enumerated) by anyone who lacks the raw export. Outside
+    the pipeline, with no key set (a loader tested on a fixture), the salt is the key. The examples equal
+    ``printf study:abc | openssl dgst -sha256 -hmac study`` (and ``-hmac k``):
 
     >>> pseudonym("abc", "study")
-    'P628d30d7c1'
+    'P2fd6fb0bd3'
+    >>> with keyed_pseudonyms(b"k"):
+    ...     pseudonym("abc", "study")
+    'Pff37488c17'
     """
-    return prefix + hashlib.sha256(f"{salt}:{raw_id}".encode()).hexdigest()[:10]
+    key = _KEY.get()
+    message = f"{salt}:{raw_id}".encode()
+    return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
 def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:

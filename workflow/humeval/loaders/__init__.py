@@ -70,13 +70,23 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
     """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants.
 
     ``raw_paths`` maps raw ids to the files that were fetched; an optional raw file that is absent is
-    left out of its loader's inputs (the loader then computes what it can without it).
+    left out of its loader's inputs (the loader then computes what it can without it). Pseudonyms are keyed
+    with the study's required raw files (:func:`humeval.tidy.pseudonym_key`).
     """
+    from humeval.tidy import keyed_pseudonyms, pseudonym_key
+
+    optional = {r["id"] for r in study["raw"] if r.get("optional")}
+    required = [raw_paths[r["id"]] for r in study["raw"] if not r.get("optional") and r["id"] in raw_paths]
+    with keyed_pseudonyms(pseudonym_key(required)):
+        return run_loaders(study, raw_paths, optional)
+
+
+def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The body of :func:`extract_study`, with the pseudonym key set."""
     import pandas as pd
 
     from humeval.tidy import validate_judgements, validate_participants
 
-    optional = {r["id"] for r in study["raw"] if r.get("optional")}
     judgements, participants = [], []
     for entry in study["extract"]:
         absent = [raw_id for raw_id in entry["inputs"].values() if raw_id not in raw_paths]
