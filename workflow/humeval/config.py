@@ -7,6 +7,8 @@ published cell in a table the study does not declare).
 
 from __future__ import annotations
 
+import math
+import re
 from functools import cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
@@ -164,6 +166,13 @@ def check_references(study: dict, source: str) -> None:
     if Path(source).stem != study["name"]:
         fail(f"key name: {study['name']!r} must equal the file name {Path(source).stem!r}")
     raw_ids = [r["id"] for r in study["raw"]]
+    from humeval.fetch import check_url
+
+    for k, entry in enumerate(study["raw"]):
+        try:
+            check_url(entry["url"])
+        except HumevalError as exc:
+            fail(f"key raw.{k}.url: {exc}")
     if len(set(raw_ids)) != len(raw_ids):
         fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
     check_experiments(study, fail)
@@ -282,6 +291,10 @@ def check_cells(study: dict, fail) -> None:
             for column, cell in columns.items():
                 path = f"published.{k}.cells.{row}.{column}"
                 check(block["table"], str(row), str(column), path)
+                printed = cell.get("value") if isinstance(cell, dict) else cell
+                number = re.match(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", str(printed))
+                if number and not math.isfinite(float(number.group(1))):
+                    fail(f"key {path}: {printed!r} is not a finite number")
                 cell = cell if isinstance(cell, dict) else {}
                 note, evidence = cell.get("note") or block.get("note"), cell.get("evidence") or block.get("evidence")
                 if note and not evidence:

@@ -44,21 +44,56 @@ def git_blob_of(path: str | os.PathLike) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def mirror_relpath(url: str) -> Path:
-    """Path of ``url`` inside a mirror.
+#: Hosts a pinned raw URL may name: GitHub's raw host, and the host of ``$HUMEVAL_RAW_BASE_URL`` when set (a
+#: proxy or an internal copy serving the same paths). Any other host is refused before a job runs.
+ALLOWED_HOST = "raw.githubusercontent.com"
 
-    ``https://raw.githubusercontent.com/o/r/c/a%20b.csv`` -> ``github/o/r/c/a b.csv``; any other host
-    keeps its host name as the first folder.
+
+def allowed_hosts() -> set[str]:
+    base = os.environ.get("HUMEVAL_RAW_BASE_URL")
+    return {ALLOWED_HOST} | ({urllib.parse.urlparse(base).netloc} if base else set())
+
+
+def check_url(url: str) -> None:
+    """Refuse a raw URL that is not ``https://raw.githubusercontent.com/...`` (or the allowed base URL's host),
+    or whose decoded path is empty or climbs (``..``, ``%2F..``, a backslash).
+
+    >>> check_url("https://raw.githubusercontent.com/o/r/c/a%2F..%2F..%2Fsecret")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: raw URL 'https://raw.githubusercontent.com/o/r/c/a%2F..%2F..%2Fsecret': its path leaves its folder (..)
+    """
+    parsed = urllib.parse.urlparse(url)
+    if parsed.scheme not in ("https", "http") or parsed.netloc not in allowed_hosts():
+        raise HumevalError(
+            f"raw URL {url!r}: host {parsed.netloc!r} is not allowed ({sorted(allowed_hosts())}; "
+            "set HUMEVAL_RAW_BASE_URL to fetch the same paths from another host)"
+        )
+    decoded = urllib.parse.unquote(parsed.path)
+    parts = [p for p in decoded.replace("\\", "/").split("/") if p]
+    if not parts:
+        raise HumevalError(f"raw URL {url!r} has no usable path")
+    if any(p in (".", "..") for p in parts) or "\0" in decoded:
+        raise HumevalError(f"raw URL {url!r}: its path leaves its folder (..)")
+
+
+def mirror_relpath(url: str) -> Path:
+    """Path of ``url`` inside a mirror, decoded first (:func:`check_url`).
 
     >>> mirror_relpath("https://raw.githubusercontent.com/o/r/c/Data/a%20b.csv").as_posix()
     'github/o/r/c/Data/a b.csv'
     """
+    check_url(url)
     parsed = urllib.parse.urlparse(url)
-    parts = [urllib.parse.unquote(p) for p in parsed.path.split("/") if p]
-    host = "github" if parsed.netloc == "raw.githubusercontent.com" else parsed.netloc
-    if not parts or any(p in (".", "..") for p in parts):
-        raise HumevalError(f"raw URL has no usable path: {url!r}")
+    parts = [p for p in urllib.parse.unquote(parsed.path).split("/") if p]
+    host = "github" if parsed.netloc == ALLOWED_HOST else parsed.netloc
     return Path(host, *parts)
+
+
+def in_mirror(folder: Path, url: str) -> Path | None:
+    """The mirror's copy of ``url`` if it is a file inside ``folder`` once every link is resolved, else None."""
+    root = folder.resolve()
+    candidate = (root / mirror_relpath(url)).resolve()
+    return candidate if candidate.is_relative_to(root) and candidate.is_file() else None
 
 
 def resolve_mirror(configured: str | list[str] | None) -> list[Path]:
@@ -112,7 +147,10 @@ def _download_once(url: str, target: Path, timeout: float) -> None:
         with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
             total = int(response.headers.get("Content-Length") or 0)
             done, next_report = 0, 0.25
-            for block in iter(lambda: response.read(_CHUNK), b""):
+            deadline = time.monotonic() + timeout  # the whole attempt, not each read (a server that drips)
+            for block in iter(lambda: response.read1(_CHUNK), b""):  # what has arrived, so the deadline holds
+                if time.monotonic() > deadline:
+                    raise _Retryable(f"the transfer took longer than {timeout:g} s ({done} bytes)")
                 out.write(block)
                 done += len(block)
                 if total > 4 * _CHUNK and done / total >= next_report:  # progress for files over a few blocks
@@ -137,7 +175,7 @@ def _download_once(url: str, target: Path, timeout: float) -> None:
 def _download(url: str, target: Path, timeout: float | None = None, attempts: int = ATTEMPTS) -> None:
     """Download ``url`` to ``target``, following redirects; a server error, a cut or stalled transfer is
     tried again up to ``attempts`` times with a doubling pause (0.5 s, 1 s, ...); a client error (404) is not.
-    The timeout per attempt is ``$HUMEVAL_DOWNLOAD_TIMEOUT`` seconds (default 30)."""
+    An attempt may take ``$HUMEVAL_DOWNLOAD_TIMEOUT`` seconds in all (default 30), however the server drips."""
     timeout = timeout if timeout is not None else float(os.environ.get(TIMEOUT_ENV, "30"))
     for attempt in range(1, attempts + 1):
         try:
@@ -176,8 +214,8 @@ def fetch_raw(
         origin = None
         mirrors = [] if mirror is None else mirror if isinstance(mirror, list) else [mirror]
         for folder in mirrors:
-            candidate = folder / mirror_relpath(url)
-            if candidate.is_file():
+            candidate = in_mirror(folder, url)
+            if candidate is not None:
                 log.info("copying %s from mirror %s", candidate.name, folder)
                 shutil.copyfile(candidate, tmp)
                 origin = "mirror"

@@ -8,6 +8,7 @@ The config gives each number as the string the paper printed (``"23.00"``, ``"+3
 
 from __future__ import annotations
 
+import math
 import re
 from decimal import Decimal, InvalidOperation
 
@@ -32,7 +33,10 @@ def parse_published(text) -> tuple[float, int, str]:
         exponent = Decimal(match.group(1)).as_tuple().exponent
     except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
         raise HumevalError(f"published value {text!r} is not a number") from None
-    return float(match.group(1)), max(0, -int(exponent)), match.group(2)
+    value = float(match.group(1))
+    if not math.isfinite(value):
+        raise HumevalError(f"published value {text!r} is not a finite number")
+    return value, max(0, -int(exponent)), match.group(2)
 
 
 def classified_note(cell: dict, block: dict) -> str:

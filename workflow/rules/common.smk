@@ -8,7 +8,7 @@ from snakemake.utils import validate
 
 try:
     import humeval
-    from humeval.config import load_study, raw_filename
+    from humeval.config import load_study, raw_filename, validate_against
     from humeval.errors import HumevalError
     from humeval.stages import stage_sources
 except ImportError as exc:
@@ -17,6 +17,12 @@ except ImportError as exc:
         "`pip install -e .` from the clone (README, Quickstart; docs/deployment.md for a module)"
     ) from None
 
+# One line naming the file and the key for a mistake (humeval.config), then Snakemake's own validation, which also
+# fills in the schema's defaults.
+try:
+    validate_against(config, "config.schema.yaml", "config/config.yaml")
+except HumevalError as exc:
+    raise WorkflowError(f"invalid configuration: {exc}") from None
 validate(config, schema="../schemas/config.schema.yaml")
 
 # Every enabled study's file, schema-validated and cross-checked (humeval.config): a mistake is one line naming
@@ -34,6 +40,11 @@ PACKAGE_SOURCES = sorted(os.path.relpath(p) for p in PACKAGE_DIR.rglob("*.py"))
 CODE_VERSION = "results/code_version.txt"
 
 RAW_DIR = config.get("raw_dir", "data/raw")
+if not Path(RAW_DIR).resolve().is_relative_to(Path.cwd().resolve()) and not config.get("raw_dir_outside_workdir"):
+    raise WorkflowError(
+        f"invalid configuration: config/config.yaml: key raw_dir: {RAW_DIR!r} lies outside the working directory; "
+        "set raw_dir_outside_workdir: true if that is intended"
+    )
 # PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
 FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
 
