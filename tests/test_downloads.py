@@ -42,6 +42,17 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(DATA)))
             self.end_headers()
             self.wfile.write(DATA[: len(DATA) // 3])  # then the connection closes
+        elif name == "drip.csv":  # 50 bytes every 0.1 s: each read is quick, the whole transfer is not
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(DATA)))
+            self.end_headers()
+            for k in range(30):  # bounded: 3 s at most
+                try:
+                    self.wfile.write(DATA[50 * k : 50 * (k + 1)])
+                    self.wfile.flush()
+                except OSError:
+                    return
+                time.sleep(0.1)
         elif name == "moved.csv":
             self.send_response(302)
             self.send_header("Location", self.path.replace("moved.csv", "ok.csv"))
@@ -95,10 +106,11 @@ def test_a_server_error_is_retried_until_it_succeeds(fetch, tmp_path):
         ("broken.csv", "HTTP 503"),
         ("stall.csv", "timed out (after 3 attempts)"),
         ("cut.csv", "cut short"),
+        ("drip.csv", "took longer than 0.5 s"),
     ],
 )
 def test_a_failed_download_is_one_clear_error_and_leaves_nothing(fetch, tmp_path, name, expected):
-    with pytest.raises(HumevalError) as info:
+    with pytest.raises(HumevalError) as info:  # drip: the whole attempt is bounded, not each read
         fetch(name)
     message = str(info.value)
     assert "[s]" in message and PINNED + name in message and name in message and expected in message

@@ -42,8 +42,9 @@ def test_fetch_refuses_wrong_sha256_and_leaves_nothing(mirror, tmp_path):
     assert list(target.parent.iterdir()) == []  # no temporary file left either
 
 
-def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path):
-    url = "http://localhost:9/owner/repo/c/missing.csv"  # nothing listens on the discard port
+def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path, monkeypatch):
+    monkeypatch.setenv("HUMEVAL_RAW_BASE_URL", "http://localhost:9/")  # nothing listens on the discard port
+    url = "https://raw.githubusercontent.com/owner/repo/c/missing.csv"
     target = tmp_path / "raw" / "missing.csv"
     with pytest.raises(HumevalError) as info:
         fetch_raw(url, "0" * 64, target, mirror=tmp_path / "empty-mirror", study="s")
@@ -87,9 +88,44 @@ def test_a_raw_file_changed_after_fetching_is_refused_where_it_is_read(tmp_path)
     files = [{"id": "x", "url": URL, "sha256": sha256_of_bytes(data), "filename": "x.csv"}]
     folder = tmp_path / "raw"
     fetch_study(files, folder, mirror=[tmp_path / "mirror"], study="s")
-    verify_fetched(folder, files, study="s")  # unchanged: the size + mtime stamp passes without hashing
-    os.utime(folder / "x.csv")  # touched, same bytes: hashed again, still the pinned file
+    verify_fetched(folder, files, study="s")  # unchanged
+    os.utime(folder / "x.csv")  # touched, same bytes: still the pinned file
     verify_fetched(folder, files, study="s")
     (folder / "x.csv").write_bytes(b"edited by hand\n")
     with pytest.raises(HumevalError, match=r"x\.csv.*changed after it was fetched"):
         verify_fetched(folder, files, study="s")
+    # the red team's case: the same size, the modification time restored (a 2,3,1 ranking swapped to 3,2,1)
+    (folder / "x.csv").write_bytes(data)
+    before = (folder / "x.csv").stat()
+    (folder / "x.csv").write_bytes(data.replace(b"pinned", b"pinnex"))
+    os.utime(folder / "x.csv", ns=(before.st_atime_ns, before.st_mtime_ns))
+    with pytest.raises(HumevalError, match=r"x\.csv.*changed after it was fetched"):
+        verify_fetched(folder, files, study="s")
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://raw.githubusercontent.com/o/r/c/a%2F..%2F..%2F..%2Fsecret.csv",  # ..%2F decoded
+        "https://raw.githubusercontent.com/o/r/c/..%5C..%5Csecret.csv",  # backslashes
+        "https://../o/r/c/a.csv",  # a host of ..
+        "https://example.org/o/r/c/a.csv",  # any other host
+        "file:///etc/passwd",
+    ],
+)
+def test_a_raw_url_that_leaves_the_mirror_or_names_another_host_is_refused(url):
+    from humeval.fetch import check_url
+
+    with pytest.raises(HumevalError, match="not allowed|leaves its folder"):
+        check_url(url)
+
+
+def test_a_mirror_copy_behind_a_link_out_of_the_mirror_is_not_used(tmp_path):
+    from humeval.fetch import in_mirror
+
+    outside = tmp_path / "secret.csv"
+    outside.write_text("secret")
+    (tmp_path / "mirror" / mirror_relpath(URL)).parent.mkdir(parents=True)
+    (tmp_path / "mirror" / mirror_relpath(URL)).symlink_to(outside)
+    assert in_mirror(tmp_path / "mirror", URL) is None
+

@@ -10,7 +10,6 @@ transfer never leaves a file behind.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import shutil
@@ -266,7 +265,6 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: list[Pa
     """
     Path(folder).mkdir(parents=True, exist_ok=True)
     mirror = [Path(m) for m in mirror] if mirror else None
-    stamps: dict[str, dict] = {}
     for k, entry in enumerate(files, 1):
         target = Path(folder) / entry["filename"]
         try:
@@ -284,7 +282,6 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: list[Pa
                 )
                 continue
             raise
-        stamps[entry["filename"]] = stamp_of(target)
         log.info(
             "[%d/%d] %s: %s verified (%s)",
             k,
@@ -293,27 +290,15 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: list[Pa
             f"sha256 {entry['sha256']}" if entry.get("sha256") else f"git blob {entry['git_blob']}",
             origin,
         )
-    Path(folder, STAMPS).write_text(json.dumps(stamps, indent=1, sort_keys=True) + "\n")
-
-
-STAMPS = ".verified.json"
-
-
-def stamp_of(path: Path) -> dict:
-    """What is cheap to re-check of a verified file: its size and modification time (ns)."""
-    status = path.stat()
-    return {"size": status.st_size, "mtime_ns": status.st_mtime_ns}
 
 
 def verify_fetched(folder: str | os.PathLike, files: list[dict], *, study: str) -> None:
-    """Re-verify the study's fetched raw files where they are read: a file whose size and modification time
-    still equal its stamp from fetching passes at once; any other is hashed again and refused unless it still
-    has its pinned sha256 (or git blob id), so a file changed after fetching is never used silently."""
-    stamps_path = Path(folder, STAMPS)
-    stamps = json.loads(stamps_path.read_text()) if stamps_path.is_file() else {}
+    """Re-verify the study's fetched raw files where they are read: each is hashed again and refused unless it
+    still has its pinned sha256 (or git blob id), so a file changed after fetching is never used, whatever its
+    size and modification time say. Hashing all six studies' raw files (12 MB) took 0.04 s here."""
     for entry in files:
         path = Path(folder, entry["filename"])
-        if not path.is_file() or stamps.get(entry["filename"]) == stamp_of(path):
+        if not path.is_file():
             continue
         kind, expected, actual = (
             ("sha256", entry["sha256"].lower(), sha256_of(path))
@@ -327,4 +312,3 @@ def verify_fetched(folder: str | os.PathLike, files: list[dict], *, study: str) 
                 study=study,
                 file=str(path),
             )
-        log.info("%s: touched since fetching, but its %s still matches the pin", path, kind)
