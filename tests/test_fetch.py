@@ -128,4 +128,3 @@ def test_a_mirror_copy_behind_a_link_out_of_the_mirror_is_not_used(tmp_path):
     (tmp_path / "mirror" / mirror_relpath(URL)).parent.mkdir(parents=True)
     (tmp_path / "mirror" / mirror_relpath(URL)).symlink_to(outside)
     assert in_mirror(tmp_path / "mirror", URL) is None
-

@@ -104,6 +104,29 @@ def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
     return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """Text cells a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
+    carriage return, and not a number) prefixed with ``'`` (the OWASP rule for CSV injection), so opening a tidy
+    table in a spreadsheet runs nothing a raw export planted.
+
+    >>> neutralise_formulas(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+HYPERLINK(x)", "ok"]}))["t"].tolist()
+    ["'=cmd|' /C calc'!A0", '-8.67', "'+HYPERLINK(x)", 'ok']
+    """
+    out = frame.copy()
+    for column in out.columns:
+        if pd.api.types.is_numeric_dtype(out[column]) or pd.api.types.is_bool_dtype(out[column]):
+            continue
+        text = out[column].astype("string")
+        risky = text.str.startswith(FORMULA_START).fillna(False).astype(bool)
+        if risky.any():
+            fix = risky & pd.to_numeric(text.where(risky), errors="coerce").isna()
+            out[column] = out[column].where(~fix, "'" + text)
+    return out
+
+
 def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:
     """Required columns first, in schema order, then the loader's extra columns."""
     extras = [c for c in frame.columns if c not in required]

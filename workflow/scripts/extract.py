@@ -5,6 +5,7 @@ import os
 from humeval.fetch import verify_fetched
 from humeval.loaders import extract_study
 from humeval.runner import config_param, run
+from humeval.tidy import neutralise_formulas
 
 
 def main():
@@ -12,8 +13,8 @@ def main():
     raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
     raw_paths = {raw_id: path for raw_id, path in raw_paths.items() if os.path.exists(path)}
     judgements, participants = extract_study(config_param(snakemake), raw_paths)
-    judgements.to_csv(snakemake.output.judgements, index=False)
-    participants.to_csv(snakemake.output.participants, index=False)
+    neutralise_formulas(judgements).to_csv(snakemake.output.judgements, index=False)
+    neutralise_formulas(participants).to_csv(snakemake.output.participants, index=False)
 
 
 run(snakemake, main)
