@@ -5,6 +5,7 @@ stops with the lock message, a dry run beside it leaves the live run's lock alon
 are intact; Ctrl-C stops every process of the run."""
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -107,3 +108,51 @@ def test_ctrl_c_stops_the_run_and_its_jobs_and_a_plain_rerun_completes(full_run,
     assert rerun.returncode == 0, rerun.stderr[-3000:]
     for path in ("numbers.csv", "exclusions.csv", "tidy/judgements.csv", "tables/table1.csv"):
         assert (workdir / "results" / STUDY / path).read_bytes() == (full_run / "results" / STUDY / path).read_bytes()
+
+
+def job_processes(workdir) -> list:
+    """Processes running one of this workdir's job scripts (Snakemake writes them to .snakemake/scripts)."""
+    import psutil
+
+    scripts = str(workdir / ".snakemake/scripts")
+    found = []
+    for process in psutil.process_iter(["pid", "cmdline", "status"]):
+        try:
+            if process.info["status"] != psutil.STATUS_ZOMBIE and scripts in " ".join(process.info["cmdline"] or []):
+                found.append(process.info["pid"])
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def test_jobs_stop_when_snakemake_alone_is_killed_and_write_nothing_after(full_run, tmp_path):
+    """SIGKILL to Snakemake's process only (not its group): its running jobs end themselves within moments
+    (the harness watches Snakemake) instead of writing outputs while a rerun starts."""
+    workdir = copy_project(tmp_path / "project", [LONG])
+    process = start(workdir)
+    wait_for(workdir / "results/logs/metrics" / f"{LONG}.log", seconds=180)  # the longest job is running
+    assert job_processes(workdir)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 10
+    while job_processes(workdir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert job_processes(workdir) == []
+    time.sleep(3)  # the metrics job took about 5 s: had it run on, it would have written by now
+    assert not (workdir / "results" / LONG / "intermediate/metrics.csv").exists()
+
+
+def test_a_job_that_fails_after_writing_some_outputs_leaves_none(full_run, tmp_path):
+    """The summary job writes its CSV and Markdown files, then cannot write a figure (here a folder stands
+    where the PDF goes, as a full disk would stop it): one line names the file, and none of its outputs stay."""
+    workdir = copy_project(tmp_path / "project", [STUDY])
+    first = run_snakemake(workdir, env=raw_source())
+    assert first.returncode == 0, first.stderr[-3000:]
+    shutil.rmtree(workdir / "results/summary")
+    (workdir / "results/summary/figure_cv_star.pdf").mkdir(parents=True)
+    failed = run_snakemake(workdir, "--config", "figure_formats=[png,pdf]", env=raw_source())
+    assert failed.returncode != 0
+    output = failed.stdout + failed.stderr
+    assert "humeval error in summary {}: Is a directory" in output and "Traceback" not in output
+    left = sorted(p.name for p in (workdir / "results/summary").iterdir())
+    assert left == ["figure_cv_star.pdf"], left  # only the obstacle; every output of the job was removed
