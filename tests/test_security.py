@@ -121,3 +121,34 @@ def test_report_how_many_generated_study_files_ran():
             f"config fuzzing: {CASES['ran']} generated study files, {CASES['refused']} refused in one line, "
             f"{CASES['valid']} valid, no internal error"
         )
+
+
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (lambda text: text.replace("title:", "title: twice\ntitle:", 1), "key 'title' appears twice in one mapping"),
+        (
+            lambda text: text.replace(
+                "inputs: {report: report}", "inputs: {report: report}\n    x: &a [1, 1]\n    y: [*a, *a]"
+            ),
+            "unknown parameter",
+        ),
+        (lambda text: text.replace("sha256: ff7bb78f", "sha256: zz7bb78f"), "key raw.0.sha256"),
+        (
+            lambda text: text.replace("raw.githubusercontent.com", "evil.example.org"),
+            "host 'evil.example.org' is not allowed",
+        ),
+    ],
+)
+def test_hostile_study_files_through_a_dry_run_end_in_one_line(tmp_path, change, expected):
+    from helpers import copy_project, run_snakemake
+
+    workdir = copy_project(tmp_path / "project", ["example-2025-ranking"])
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    (workdir / "config/studies/example-2025-ranking.yaml").write_text(change(text))
+    result = run_snakemake(workdir, "-n")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and expected in output, output[-2000:]
+    assert "Traceback" not in output and "internal error" not in output
+    line = next(line for line in output.splitlines() if expected in line)
+    assert "example-2025-ranking.yaml" in line  # the one line names the file
