@@ -176,6 +176,7 @@ def check_references(study: dict, source: str) -> None:
     if len(set(raw_ids)) != len(raw_ids):
         fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
     check_experiments(study, fail)
+    check_conditions(study, raw_ids, fail)
     for k, entry in enumerate(study["extract"]):
         if entry["loader"] not in LOADERS:
             fail(f"key extract.{k}.loader: unknown loader {entry['loader']!r}; known: {sorted(LOADERS)}")
@@ -215,6 +216,26 @@ def check_references(study: dict, source: str) -> None:
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
+
+
+def check_conditions(study: dict, raw_ids: list[str], fail) -> None:
+    """An experiment's ``datasheet`` names a raw file, and its hand-stated ``conditions`` name HEDS fields the
+    conditions table lists (:data:`humeval.heds.CONDITIONS`), with a close match for a typo."""
+    import difflib
+
+    from humeval.heds import CONDITIONS
+
+    fields = [field for _, field, _ in CONDITIONS]
+    for k, experiment in enumerate(study["experiments"]):
+        if experiment.get("datasheet") and experiment["datasheet"] not in raw_ids:
+            fail(f"key experiments.{k}.datasheet: {experiment['datasheet']!r} is not the id of a raw file ({raw_ids})")
+        for field in experiment.get("conditions") or {}:
+            if field not in fields:
+                close = difflib.get_close_matches(field, fields, n=1, cutoff=0.6)
+                fail(
+                    f"key experiments.{k}.conditions.{field}: not a HEDS field of the conditions table"
+                    + (f"; did you mean {close[0]!r}?" if close else f" ({fields})")
+                )
 
 
 def check_parameters(study: dict, fail) -> None:

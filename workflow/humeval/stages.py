@@ -25,7 +25,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py"),
     "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
-    "tables": ("audit.py", "tables.py", "html_tables.py", "rounding.py"),
+    "tables": ("audit.py", "tables.py", "html_tables.py", "heds.py", "fetch.py", "rounding.py"),
     "figures": ("figures.py",),
     "summary": (
         "summary.py",

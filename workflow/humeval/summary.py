@@ -156,6 +156,33 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
 QRA3_SUMMARY_COLUMNS = ["study", "table", "level", "criterion", "system", "experiments"]
 
 
+def conditions_differing(audit: pd.DataFrame, experiments: list[str] | None = None) -> str:
+    """Per reproduction, how many of the conditions both it and O state differ, and which (from the audit's
+    ``condition`` rows, :mod:`humeval.heds`): ``R1: 1 of 3 (Recruitment and platform)``; empty without any.
+
+    >>> audit = pd.DataFrame({"table": "conditions", "status": "condition", "row": ["A", "A", "B", "B"],
+    ...                       "column": ["O", "R1", "O", "R1"], "note": ["x", "y", "z", "Z"]})
+    >>> conditions_differing(audit)
+    'R1: 1 of 2 (A)'
+    """
+    part = audit[audit["status"] == "condition"]
+    if part.empty:
+        return ""
+    wide = part.pivot(index="row", columns="column", values="note")
+    if "O" not in wide:
+        return ""
+    out = []
+    for experiment in [c for c in wide.columns if c != "O" and (experiments is None or c in experiments)]:
+        both = wide[wide["O"].notna() & wide[experiment].notna()]
+        same = [
+            " ".join(str(a).casefold().split()) == " ".join(str(b).casefold().split())
+            for a, b in zip(both["O"], both[experiment])
+        ]
+        differ = [row for row, equal in zip(both.index, same) if not equal]
+        out.append(f"{experiment}: {len(differ)} of {len(both)}" + (f" ({', '.join(differ)})" if differ else ""))
+    return "; ".join(out)
+
+
 def qra3_summary(
     audits: dict[str, pd.DataFrame], studies: dict[str, dict], notes: dict[tuple, list[str]]
 ) -> pd.DataFrame:
@@ -176,8 +203,11 @@ def qra3_summary(
                 "study" if c == "all" else "criterion" if s == "all" else "system" for c, s in zip(criterion, system)
             ]
             lines = notes.get((study, entry["table"]), [])
+            differing = conditions_differing(audit, entry["experiments"])
             note = [
-                "; ".join(n.split(": ", 1)[1] for n in lines if n.startswith(f"{c}: ")) if lv == "criterion" else ""
+                "; ".join(n.split(": ", 1)[1] for n in lines if n.startswith(f"{c}: "))
+                if lv == "criterion"
+                else (f"conditions differing from O: {differing}" if lv == "study" and differing else "")
                 for c, lv in zip(criterion, level)
             ]
             frame = wide.reset_index(drop=True).assign(
@@ -271,8 +301,8 @@ def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: di
     """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: per study the
     audit counts (the numbers of ``results/summary/audit.csv``), the evidence classes of its diagnoses, the QRA3
     headline (study-level CV* and share of agreeing findings) and a link to its section; how many raw files were
-    verified, with a link to their list, and the code version. No config text reaches it but study and table ids
-    (letters, digits, - and _, by the schema) and the code version."""
+    verified, with a link to their list, the code version, and the conditions that differ from O's. Config and
+    datasheet text reaches it only in inline literals (rst_literal), which RST does not interpret."""
     header = ["study", "match", "mis- match", "pub. only", "recomp. only", "pub. input", "diagnoses", "QRA3 CV* / agr."]
     rows = []
     for record in counts.to_dict("records"):
@@ -308,5 +338,17 @@ def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: di
                 "mirror) and verified against its sha256 before use: their list with checksums is `raw_files.html`_."
             ),
             f"Code version (sha256 over the package sources, ``results/code_version.txt``): {rst_literal(code_version)}.",
+            "",
+            "Conditions of measurement that differ from O's, of those both experiments state (each study's",
+            "``conditions`` table, from its datasheets): "
+            + (
+                "; ".join(
+                    f"`{'-'.join(st.split('-')[:2])} <{st}_>`_ {rst_literal(d)}"
+                    for st, a in audits.items()
+                    if (d := conditions_differing(a))
+                )
+                or "no study states any"
+            )
+            + ".",
         ]
     )

@@ -1,12 +1,14 @@
 rule tables:
     """The audit (numbers.csv: every number the study's tables hold, recomputed vs published, with status and
     diagnosis) and every paper table from it as CSV (full precision), Markdown and HTML (the paper's precision,
-    marked cells; the HTML pages, with the audit's, are the report's tables). One job: the tables are a view of the audit, and a second process would only reread it.
+    marked cells; the HTML pages, with the audit's, are the report's tables), and the conditions of measurement
+    read from the experiments' datasheets (humeval.heds). One job: the tables are a view of the audit, and a second process would only reread it.
     """
     input:
         metrics="results/{study}/intermediate/metrics.csv",
         qra="results/{study}/intermediate/qra.csv",
         published="results/{study}/intermediate/published.csv",
+        raw=f"{RAW_DIR}/{{study}}",
         code=code_for("tables"),
     output:
         audit="results/{study}/numbers.csv",
@@ -32,5 +34,6 @@ rule tables:
         "../../envs/humeval.yaml"
     params:
         study=config_slice("tables", "rounding", "experiments"),
+        files=get_raw_files,
     script:
         "../scripts/tables.py"

@@ -1,0 +1,174 @@
+"""Conditions of measurement from Human Evaluation Datasheets (HEDS; Shimorina & Belz 2022), side by side.
+
+The HEDS web form saves a JSON object whose keys are ``heds-<section>-<subsection>-<field>``. Each value is
+``{"data": {<criterion or "">: value}, "control": {...}, "text": {...}}``: free text is the data itself; a
+multiple-choice option is ``<field>-<k>`` with ``data`` true where it is ticked and ``text`` its label
+(``"2. non-experts"``), and ``<field>-other_text`` holds what the evaluator wrote beside it. Per-criterion fields
+are keyed by the criterion's name; ``heds-criteria-criterion`` lists the criteria (in ``control``).
+
+:func:`read_datasheet` reads a datasheet as far as it goes: an unreadable file, a key of another shape or a value
+of the wrong type is skipped with a warning naming it, never an error. The section of names, affiliations and
+email addresses (``names_and_affiliations``) is never read, and any email address left in another field is
+removed. :data:`CONDITIONS` are the conditions that matter for QRA, with readable labels.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+PERSONAL = "names_and_affiliations"
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+OPTION = re.compile(r"^(?P<field>.+)-(?P<k>\d+)$")
+CRITERIA_KEY = "heds-criteria-criterion"
+
+#: (label, HEDS field, per criterion): the conditions a conditions table lists, in order.
+CONDITIONS = [
+    ("Number of evaluators", "heds-sample_evaluators_design-evaluators-number_of_evaluators", False),
+    ("Evaluator expertise", "heds-sample_evaluators_design-evaluators-evaluators-expertise", False),
+    ("Recruitment and platform", "heds-sample_evaluators_design-evaluators-recruitment_method", False),
+    ("Payment", "heds-sample_evaluators_design-evaluators-evaluators-payment", False),
+    ("Evaluators are authors", "heds-sample_evaluators_design-evaluators-evaluators-are_authors", False),
+    ("Evaluators known to the authors", "heds-sample_evaluators_design-evaluators-evaluators-known_to_authors", False),
+    ("Criteria evaluated", CRITERIA_KEY, False),
+    ("Verbatim question", "heds-criteria-criterion-response_elicitation-verbatim_question", True),
+    ("Form of response", "heds-criteria-criterion-response_elicitation-form_of_response", True),
+    ("Scale size", "heds-criteria-criterion-response_elicitation-size_of_scale", True),
+    ("Scale (list or range)", "heds-criteria-criterion-response_elicitation-list_or_range", True),
+    ("Quality assurance", "heds-sample_evaluators_design-experimental_design-quality_assurance-method", False),
+    ("Statistical power", "heds-sample_evaluators_design-sample-statistical_power-method", False),
+    ("Preregistered", "heds-sample_evaluators_design-experimental_design-preregistered", False),
+]
+
+
+def clean(text) -> str:
+    """One line of text, email addresses removed, the option number dropped (``2. non-experts`` -> ``non-experts``)."""
+    text = EMAIL.sub("[email removed]", " ".join(str(text).split()))
+    return re.sub(r"^\d+\.\s*", "", text)
+
+
+def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[str]]:
+    """``({field: {criterion or "": text}}, warnings)``: ticked options joined with ``; `` (their other text after
+    a colon), free text as given; the personal section skipped. Never raises for a malformed datasheet."""
+    warnings: list[str] = []
+    try:
+        document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        return {}, [f"{Path(path).name}: not a readable HEDS JSON ({type(exc).__name__}); no conditions read"]
+    if not isinstance(document, dict):
+        return {}, [f"{Path(path).name}: expected a JSON object of heds-... keys; no conditions read"]
+    options: dict[str, dict[str, list[str]]] = {}
+    other: dict[str, dict[str, str]] = {}
+    free: dict[str, dict[str, str]] = {}
+    criteria: list[str] = []
+    for key, value in document.items():
+        if not isinstance(key, str) or not key.startswith("heds-"):
+            warnings.append(f"skipped {str(key)[:60]!r}: not a heds- key")
+            continue
+        if PERSONAL in key:
+            continue  # names, affiliations and emails of the people who filled it in: never read
+        if not isinstance(value, dict) or not isinstance(value.get("data", {}), dict):
+            warnings.append(f"skipped {key}: expected {{data: {{...}}}}, got {type(value).__name__}")
+            continue
+        data = value.get("data", {})
+        if key == CRITERIA_KEY:
+            control = value.get("control", {})
+            criteria = [str(c) for c in (control if isinstance(control, dict) else [])] or [str(c) for c in data]
+            continue
+        if key.endswith("-other_text"):
+            other[key[: -len("-other_text")]] = {str(c): clean(t) for c, t in data.items() if str(t).strip()}
+            continue
+        match = OPTION.match(key)
+        if match:
+            labels = value.get("text", {}) if isinstance(value.get("text", {}), dict) else {}
+            for criterion, ticked in data.items():
+                if ticked is True and str(labels.get(criterion, "")).strip():
+                    options.setdefault(match["field"], {}).setdefault(str(criterion), []).append(
+                        clean(labels[criterion])
+                    )
+                elif not isinstance(ticked, bool):
+                    warnings.append(f"skipped {key} ({criterion}): an option is true or false, not {ticked!r}")
+            continue
+        free[key] = {str(c): clean(t) for c, t in data.items() if isinstance(t, (str, int, float)) and str(t).strip()}
+    values: dict[str, dict[str, str]] = {k: dict(v) for k, v in free.items()}
+    for field in set(options) | set(other):
+        for criterion in set(options.get(field, {})) | set(other.get(field, {})):
+            ticked = "; ".join(options.get(field, {}).get(criterion, []))
+            note = other.get(field, {}).get(criterion, "")
+            values.setdefault(field, {})[criterion] = f"{ticked}: {note}" if ticked and note else ticked or note
+    if criteria:
+        values[CRITERIA_KEY] = {"": ", ".join(criteria)}
+    return values, warnings
+
+
+def condition_rows(values: dict[str, dict[str, str]], criteria: list[str]) -> dict[tuple[str, str], str]:
+    """``{(label, HEDS key): text}`` of :data:`CONDITIONS` for one experiment, a per-criterion condition as one
+    row per criterion (``Verbatim question | Readability``)."""
+    rows = {}
+    for label, field, per_criterion in CONDITIONS:
+        if per_criterion:
+            for criterion in criteria:
+                rows[(f"{label} | {criterion}", field)] = values.get(field, {}).get(criterion, "")
+        else:
+            rows[(label, field)] = values.get(field, {}).get("", "")
+    return rows
+
+
+def normalised(text: str) -> str:
+    return " ".join(str(text).casefold().split())
+
+
+def conditions_frame(study: dict, raw_paths: dict[str, str]):
+    """The study's conditions table: one row per condition (``condition``, ``heds_key``), one column per
+    experiment (its datasheet, a ``raw`` file named by ``datasheet``, and the conditions its config states by
+    hand, which take precedence), and ``differs_from_O`` (the experiments whose stated value differs from O's,
+    where both are stated). Returns ``(frame, warnings)``; ``None`` when no experiment states any condition."""
+    import pandas as pd
+
+    experiments = study.get("experiments", [])
+    if not any(e.get("datasheet") or e.get("conditions") for e in experiments):
+        return None, []
+    warnings, per_experiment, criteria = [], {}, []
+    for experiment in experiments:
+        values: dict[str, dict[str, str]] = {}
+        if experiment.get("datasheet"):
+            path = raw_paths.get(experiment["datasheet"])
+            if path is None:
+                warnings.append(f"{experiment['id']}: datasheet {experiment['datasheet']!r} was not fetched")
+            else:
+                read, problems = read_datasheet(path)
+                values.update(read)
+                warnings += [f"{experiment['id']}: {p}" for p in problems]
+        for field, stated in (experiment.get("conditions") or {}).items():
+            value = stated["value"]
+            values[field] = (
+                {str(c): clean(t) for c, t in value.items()} if isinstance(value, dict) else {"": clean(value)}
+            )
+        listed = values.get(CRITERIA_KEY, {}).get("", "")
+        criteria += [c.strip() for c in listed.split(",") if c.strip() and c.strip() not in criteria]
+        per_experiment[experiment["id"]] = values
+    ids = [e["id"] for e in experiments]
+    rows = {e: condition_rows(per_experiment[e], criteria) for e in ids}
+    keys = list(rows[ids[0]])
+    frame = pd.DataFrame(
+        [{"condition": label, "heds_key": field, **{e: rows[e][(label, field)] for e in ids}} for label, field in keys]
+    )
+    frame["differs_from_O"] = [
+        ", ".join(e for e in ids[1:] if row[e] and row[ids[0]] and normalised(row[e]) != normalised(row[ids[0]]))
+        for row in frame.to_dict("records")
+    ]
+    return frame, warnings
+
+
+def differing_conditions(frame, reference: str = "O") -> dict[str, tuple[int, list[str]]]:
+    """Per reproduction: (how many conditions both it and ``reference`` state, the labels of those that differ)."""
+    ids = [c for c in frame.columns if c not in ("condition", "heds_key", "differs_from_O")]
+    out = {}
+    for experiment in ids:
+        if experiment == reference:
+            continue
+        both = frame[(frame[experiment] != "") & (frame[reference] != "")]
+        differ = both[[normalised(a) != normalised(b) for a, b in zip(both[experiment], both[reference])]]
+        out[experiment] = (len(both), list(differ["condition"]))
+    return out
