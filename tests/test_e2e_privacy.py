@@ -54,6 +54,13 @@ def identifiers(full_run) -> dict[str, set[str]]:
         found["worker"] |= set(sheet.iloc[:, 1].dropna())
         found["ip"] |= set(sheet["IP Address"].dropna())
         found["city"] |= set(sheet["City"].dropna())
+    found["email"], found["sheet_author"] = set(), set()
+    for sheet in (full_run / "data/raw").glob("*/heds_*.json"):  # Human Evaluation Datasheets
+        document = json.loads(sheet.read_text())
+        found["email"] |= set(re.findall(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+", sheet.read_text()))
+        for key, value in document.items():
+            if "names_and_affiliations" in key and key.endswith(("-name", "-email")):
+                found["sheet_author"] |= {v for v in value.get("data", {}).values() if v and v != "N/A"}
     # drop empty values and values too short to be identifying on their own
     return {kind: {v for v in values if isinstance(v, str) and len(v.strip()) >= 6} for kind, values in found.items()}
 
@@ -110,6 +117,7 @@ def find_leaks(root, ids: dict, vocabulary: str) -> dict:
 def test_no_raw_identifier_in_any_output_log_or_report(full_run):
     ids = identifiers(full_run)
     assert len(ids["prolific"]) > 100 and len(ids["worker"]) > 100 and len(ids["ip"]) > 50
+    assert ids["sheet_author"] and ids["email"] <= ids["sheet_author"] | ids["email"]  # the datasheets hold some
     assert (full_run / "results/report.html").is_file()
     leaks = find_leaks(full_run / "results", ids, project_vocabulary(full_run))
     assert not leaks, f"raw identifiers found (file -> kinds): {leaks}"

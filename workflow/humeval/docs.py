@@ -9,6 +9,7 @@ taken from the study configs that use it.
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 from pathlib import Path
 
@@ -161,6 +162,23 @@ def loaders_markdown(configs: dict[str, dict]) -> str:
         + "entry is `{side, loader, inputs: {role: raw id}, params}`; the parameters below are the keys the\n"
         + "loader reads from `params` (required unless a default is shown).\n\n"
         + section("Registered loaders", vocabulary.loader_entries(), "extract", "loader", configs)
+        + heds_markdown()
+    )
+
+
+def heds_markdown() -> str:
+    """The HEDS datasheet reader (:mod:`humeval.heds`): its docstring and the conditions it lists."""
+    from humeval import heds
+
+    rows = "\n".join(
+        f"| {label} | `{field}` | {'per criterion' if per else 'study-wide'} |" for label, field, per in heds.CONDITIONS
+    )
+    return (
+        "\n## HEDS datasheets (`humeval.heds`)\n\n"
+        + inspect.cleandoc(heds.__doc__)
+        + "\n\nAn experiment names its datasheet with `datasheet: <raw id>` and states conditions by hand with "
+        "`conditions: {<HEDS field>: {value, source}}` (docs/adding-a-study.md). The conditions table lists:\n\n"
+        "| condition | HEDS field | |\n|---|---|---|\n" + rows + "\n"
     )
 
 
