@@ -23,7 +23,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "published": ("fetch.py", "published.py"),
     "extract": ("fetch.py", "loaders/", "tidy.py"),
     "exclude": ("exclusions.py",),
-    "metrics": ("metrics/", "aggregates.py", "rounding.py"),
+    "metrics": ("metrics/", "aggregates.py", "rounding.py", "qra/"),  # item_cv_star computes CV* (qra.precision)
     "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
     "tables": ("audit.py", "tables.py", "html_tables.py", "heds.py", "fetch.py", "rounding.py"),
     "figures": ("figures.py",),
@@ -33,6 +33,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "figures.py",
         "tables.py",
         "html_tables.py",
+        "heds.py",
         "rounding.py",
         "qra/",
         "metrics/__init__.py",
