@@ -92,9 +92,10 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
         & (by_judgement["value"].transform("min") == 1)
         & (by_judgement["value"].transform("max") == size)
     )
-    placed = ranks["value"].astype(int).astype(str) + "=" + ranks["system"].astype(str)
-    listed = placed.groupby(ranks["judgement_id"]).transform(lambda v: ", ".join(v))
-    reasons = ("not a permutation of 1.." + expected.astype(str) + " (rank=system: " + listed + ")").where(~ok)
+    bad = ranks[~ok]  # the listing is built for the failing rankings only, grouped once (no per-group Python)
+    placed = bad["value"].astype(int).astype(str) + "=" + bad["system"].astype(str)
+    listed = bad["judgement_id"].map(placed.groupby(bad["judgement_id"], sort=False).agg(", ".join))
+    reasons = "not a permutation of 1.." + expected[~ok].astype(str) + " (rank=system: " + listed + ")"
     return reasons.reindex(judgements.index)
 
 

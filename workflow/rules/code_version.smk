@@ -6,6 +6,8 @@ rule code_version:
         CODE_VERSION,
     log:
         "results/logs/code_version/code_version.log",
+    benchmark:
+        "results/benchmarks/code_version/code_version.tsv"
     priority: stage_priority("code_version")
     conda:
         "../../envs/humeval.yaml"

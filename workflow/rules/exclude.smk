@@ -10,6 +10,8 @@ rule exclude:
         variants="results/{study}/exclusions_variants.csv",
     log:
         "results/logs/exclude/{study}.log",
+    benchmark:
+        "results/benchmarks/exclude/{study}.tsv"
     priority: stage_priority("exclude")
     conda:
         "../../envs/humeval.yaml"

@@ -8,6 +8,8 @@ rule extract:
         participants="results/{study}/tidy/participants.csv",
     log:
         "results/logs/extract/{study}.log",
+    benchmark:
+        "results/benchmarks/extract/{study}.tsv"
     priority: stage_priority("extract")
     conda:
         "../../envs/humeval.yaml"

@@ -4,6 +4,8 @@ rule fetch_raw:
         directory(f"{RAW_DIR}/{{study}}"),
     log:
         "results/logs/fetch_raw/{study}.log",
+    benchmark:
+        "results/benchmarks/fetch_raw/{study}.tsv"
     priority: stage_priority("fetch_raw")
     conda:
         "../../envs/humeval.yaml"

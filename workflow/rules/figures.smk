@@ -14,6 +14,8 @@ rule figures:
         ),
     log:
         "results/logs/figures/{study}.log",
+    benchmark:
+        "results/benchmarks/figures/{study}.tsv"
     priority: stage_priority("figures")
     conda:
         "../../envs/humeval.yaml"

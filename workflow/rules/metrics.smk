@@ -12,6 +12,8 @@ rule metrics:
         metrics="results/{study}/intermediate/metrics.csv",
     log:
         "results/logs/metrics/{study}.log",
+    benchmark:
+        "results/benchmarks/metrics/{study}.tsv"
     priority: stage_priority("metrics")
     conda:
         "../../envs/humeval.yaml"

@@ -8,6 +8,8 @@ rule published:
         published="results/{study}/intermediate/published.csv",
     log:
         "results/logs/published/{study}.log",
+    benchmark:
+        "results/benchmarks/published/{study}.tsv"
     priority: stage_priority("published")
     conda:
         "../../envs/humeval.yaml"

@@ -11,6 +11,8 @@ rule qra:
         qra3=directory("results/{study}/qra3"),
     log:
         "results/logs/qra/{study}.log",
+    benchmark:
+        "results/benchmarks/qra/{study}.tsv"
     priority: stage_priority("qra")
     conda:
         "../../envs/humeval.yaml"

@@ -62,6 +62,8 @@ rule summary:
         overview="results/summary/overview.rst",
     log:
         "results/logs/summary/summary.log",
+    benchmark:
+        "results/benchmarks/summary/summary.tsv"
     priority: stage_priority("summary")
     conda:
         "../../envs/humeval.yaml"

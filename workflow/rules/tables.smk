@@ -29,6 +29,8 @@ rule tables:
         ),
     log:
         "results/logs/tables/{study}.log",
+    benchmark:
+        "results/benchmarks/tables/{study}.tsv"
     priority: stage_priority("tables")
     conda:
         "../../envs/humeval.yaml"
