@@ -32,7 +32,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonym, pseudonyms
 
 
 def read_json(path: str) -> dict:
@@ -134,8 +134,8 @@ def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
 
 def tidy_rows(frame: pd.DataFrame, kind: str, group: pd.Series, workers: pd.Series, study: str) -> pd.DataFrame:
     """Tidy judgements of one kind; ``group``/``workers`` are indexed like ``frame``."""
-    participant = workers.map(lambda w: pseudonym(w, study, prefix="W"))
-    work_unit = frame["work_unit"].map(lambda u: pseudonym(u, study, prefix="U"))
+    participant = pseudonyms(workers, study, prefix="W")
+    work_unit = pseudonyms(frame["work_unit"], study, prefix="U")
     common = {
         "study": study,
         "side": group,
@@ -233,13 +233,11 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                 )
             workers = frame["work_unit"].map({u: unit["worker_id"] for u, unit in units.items()})
             if source == "public":
-                pseudonyms = workers.map(lambda w: pseudonym(w, study, prefix="W"))
-                group = pseudonyms.map(
-                    lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None)
-                )
+                named = pseudonyms(workers, study, prefix="W")
+                group = named.map(lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None))
                 if group.isna().any():
                     raise HumevalError(
-                        f"worker {pseudonyms[group.isna()].iloc[0]!r} (pseudonym) belongs to no "
+                        f"worker {named[group.isna()].iloc[0]!r} (pseudonym) belongs to no "
                         "configured group, and no group takes the rest",
                         file=path,
                     )

@@ -15,7 +15,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 
 def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -53,7 +53,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             f"{len(per_item)} items with {sorted(per_item.unique())} assignments",
             file=inputs["results"],
         )
-    participant = merged["AssignmentId"].map(lambda a: pseudonym(a, study, prefix="A"))
+    participant = pseudonyms(merged["AssignmentId"], study, prefix="A")
     judgements = pd.DataFrame(
         {
             "study": study,

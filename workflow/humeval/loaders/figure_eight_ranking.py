@@ -18,7 +18,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 PERSONAL_COLUMNS = ("_ip", "_city", "_region")
 META = {
@@ -80,7 +80,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         )
     frame = read_report(path, list(META) + list(answer_columns.values()))
     meta = frame[list(META)].rename(columns=META)
-    meta["worker"] = meta["worker"].map(lambda w: pseudonym(w, study, prefix="W"))
+    meta["worker"] = pseudonyms(meta["worker"], study, prefix="W")
     long = invert_answers(frame, answer_columns, position_systems, path).join(meta, on="row")
     judgements = (
         pd.DataFrame(

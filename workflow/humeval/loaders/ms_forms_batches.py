@@ -20,7 +20,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 _ROLE = re.compile(r"^batch_(\d+)(?:_.+)?$")
 
@@ -88,7 +88,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     values = pd.concat(
         [code_answers(part["answer"], params["answer_map"], file) for file, part in long.groupby("file", sort=False)]
     ).reindex(long.index)
-    participant = long["respondent"].map(lambda r: pseudonym(r, study))
+    participant = pseudonyms(long["respondent"], study)
     judgements = pd.DataFrame(
         {
             "study": study,

@@ -22,7 +22,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 FIELDS = ("systema", "systemb", "dataset", "ix", "input", "outputa", "outputb")
 _QUERY = (
@@ -155,7 +155,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             f"item file ({positions} positions)",
             file=inputs["items"],
         )
-    participant = merged["response_id"].map(lambda r: pseudonym(r, study))
+    participant = pseudonyms(merged["response_id"], study)
     judgements = pd.DataFrame(
         {
             "study": study,

@@ -30,7 +30,7 @@ from humeval.loaders.survey_common import (
     tidy_from_wide,
     yes_no,
 )
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 
 def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> dict[tuple, str]:
@@ -108,7 +108,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     values = leading_integer(cells.T.stack(future_stack=True).reset_index(drop=True), path, column_of)
     check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
-    participant = meta["ResponseId"].map(lambda r: pseudonym(r, study))
+    participant = pseudonyms(meta["ResponseId"], study)
     if participant.duplicated().any():
         raise HumevalError(
             f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice", file=path

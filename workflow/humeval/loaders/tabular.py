@@ -67,7 +67,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet
-from humeval.tidy import pseudonym
+from humeval.tidy import pseudonyms
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -385,7 +385,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     if not frames:
         raise HumevalError("loader 'tabular' needs an export besides the join's key file", study=study)
     long = pd.concat(frames, ignore_index=True)
-    long["participant"] = long["rater"].map(lambda r: pseudonym(f"{side}:{r}", study))
+    long["participant"] = pseudonyms(long["rater"], study, template=f"{side}:{{}}")
     long["judgement_id"] = side + ":" + long["_judgement"].astype(str)
     unique = ["judgement_id", "system"] if response_type == "rank" else ["participant", "item", "criterion", "system"]
     if response_type == "pairwise":
