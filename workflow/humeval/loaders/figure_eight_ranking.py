@@ -104,8 +104,9 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         .reset_index(drop=True)
     )
     participants = (
-        meta.groupby("worker")
-        .agg(judgements=("judgement", "size"), gold_judgements=("golden", lambda g: int((g == "true").sum())))
+        meta.assign(gold=meta["golden"] == "true")
+        .groupby("worker")
+        .agg(judgements=("judgement", "size"), gold_judgements=("gold", "sum"))  # vectorised, not a lambda per worker
         .reset_index()
         .rename(columns={"worker": "participant"})
     )
