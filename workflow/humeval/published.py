@@ -46,6 +46,9 @@ def classified_note(cell: dict, block: dict) -> str:
     >>> classified_note({"note": "truncated", "evidence": "reproduced",
     ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert", "compare": "truncate"}}, {})
     '[reproduced] truncated Variant: t9/rho/Likert (truncate).'
+    >>> classified_note({"note": "truncated (Variant: t9/rho/Likert)", "evidence": "reproduced",
+    ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert"}}, {})
+    '[reproduced] truncated (Variant: t9/rho/Likert)'
     """
     note = cell.get("note") or block.get("note", "")
     if not note:
@@ -54,8 +57,10 @@ def classified_note(cell: dict, block: dict) -> str:
     text = f"[{evidence}] {note}" if evidence else note
     variant = cell.get("variant")
     if variant:
+        where = f"{variant['table']}/{variant['row']}/{variant['column']}"
         how = f" ({variant['compare']})" if variant.get("compare") else ""
-        text += f" Variant: {variant['table']}/{variant['row']}/{variant['column']}{how}."
+        if where not in note:  # a note that names its variant already does not get it twice
+            text += f" Variant: {where}{how}."
     return text
 
 

@@ -98,7 +98,8 @@ def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry:
     from humeval.qra.qra3_tables import score_matrix
 
     shift, correct = -entry.get("scale_starts_at", 0), entry.get("c4_correction", True)
-    out = []
+    how = f"{entry['reference']} vs each experiment; shift {shift:g}" + ("" if correct else "; s without c4(n)")
+    out, summary = [], []
     for experiment in entry["experiments"]:
         label = entry.get("row_labels", {}).get(experiment, experiment)
         levels = []
@@ -110,7 +111,20 @@ def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry:
             row = f"{criterion['name']}|{label}"
             cvs = [cv_star(matrix[system].to_numpy(), shift, correct) for system in criterion["systems"]]
             out += [(entry["table"], row, system, cv) for system, cv in zip(criterion["systems"], cvs)]
+            summary += [  # in the cross-study summary beside the Type I entries
+                (
+                    "cv_star_pairwise",
+                    entry["table"],
+                    f"{row}|{system}",
+                    cv,
+                    np.nan,
+                    np.nan,
+                    ";".join(f"{v:g}" for v in matrix[system]),
+                    how,
+                )
+                for system, cv in zip(criterion["systems"], cvs)
+            ]
             out.append((entry["table"], row, entry.get("summary_column", "criterion"), float(np.mean(cvs))))
             levels.append(float(np.mean(cvs)))
         out.append((entry["table"], f"all|{label}", entry.get("summary_column", "criterion"), float(np.mean(levels))))
-    return out, []
+    return out, summary
