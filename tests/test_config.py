@@ -212,3 +212,15 @@ def test_a_published_block_may_target_a_qra3_table(tmp_path):
 
     study = load_study(yao_variant(tmp_path, change))
     assert any(b["table"] == "qra3_n3" for b in study["published"])
+
+
+def test_a_published_number_that_is_not_finite_is_refused_at_load(tmp_path):
+    def change(study):
+        study["published"][0]["cells"] = {
+            row: {column: "1e999"}
+            for row, columns in list(study["published"][0]["cells"].items())[:1]
+            for column in list(columns)[:1]
+        }
+
+    with pytest.raises(HumevalError, match=r"'1e999' is not a finite number"):
+        load_study(yao_variant(tmp_path, change))
