@@ -44,6 +44,12 @@ def escape(value) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
 
 
+def data_table(header: list, rows: list[str]) -> str:
+    """The sortable table of a page: escaped header cells, then the rows (each already escaped HTML)."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    return f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+
+
 def page(title: str, intro: str, table: str, statuses: list[str], notes: list[str] = ()) -> str:
     """One HTML page: heading, a sentence, the filter controls, the table and its notes (all text escaped)."""
     options = "".join(f'<option value="{s}">{s.replace("_", " ")}</option>' for s in statuses)
@@ -78,13 +84,7 @@ def audit_html(audit: pd.DataFrame, study: str) -> str:
         )
     counts = audit["status"].value_counts()
     summary = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in STATUSES if s in counts)
-    table = (
-        '<table class="data"><thead><tr>'
-        + "".join(f"<th>{h}</th>" for h in head)
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody></table>"
-    )
+    table = data_table(head, body)
     intro = (
         f"The audit of {study}: every number its tables hold, recomputed from the raw data (value) against the "
         f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}."
@@ -113,13 +113,7 @@ def table_html(audit: pd.DataFrame, table: dict, study: dict, rounding: str = "h
             f'<td class="num {status}" data-sort="{escape(text)}">{escape(text)}</td>' for text, status in cells
         )
         body.append(f'<tr data-status="{statuses}"><td>{escape(label)}</td>{tds}</tr>')
-    html_table = (
-        '<table class="data"><thead><tr>'
-        + "".join(f"<th>{escape(h)}</th>" for h in header)
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody></table>"
-    )
+    html_table = data_table(header, body)
     notes = [f"{escape(mark)} {escape('; '.join(cells))}: {escape(text)}" for (mark, text), cells in footnotes.items()]
     used = sorted({s for _, cells in rows for _, s in cells if s}, key=STATUSES.index)
     intro = (
@@ -144,9 +138,5 @@ def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3) -
         f'<tr data-status="{escape(getattr(r, "status", ""))}">' + "".join(cell(v) for v in r) + "</tr>"
         for r in frame.itertuples(index=False)
     )
-    table = (
-        '<table class="data"><thead><tr>'
-        + "".join(f"<th>{escape(c)}</th>" for c in frame.columns)
-        + f"</tr></thead><tbody>{rows}</tbody></table>"
-    )
+    table = data_table(list(frame.columns), [rows])
     return page(title, intro, table, [])

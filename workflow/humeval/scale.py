@@ -26,8 +26,8 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent.parent
-COPIED = ("Snakefile", "workflow", "envs", "profiles")
+from humeval.bench import ROOT, copy_tree
+
 TEMPLATE_URL_PATH = "github/example-owner/example-repo/0000000000000000000000000000000000000000/crowd/report.csv"
 FLOOR = """
 import sys, pandas as pd
@@ -37,14 +37,10 @@ frame.to_csv(sys.argv[2], index=False)
 
 
 def project(target: Path) -> None:
-    target.mkdir(parents=True, exist_ok=True)
-    for name in COPIED:
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
-        else:
-            shutil.copy(source, target / name)
-    (target / "config/studies").mkdir(parents=True)
+    """A fresh copy of the working tree at ``target`` (the benchmark's), with no study file."""
+    copy_tree(target, None)
+    shutil.rmtree(target / "config/studies")
+    (target / "config/studies").mkdir()
 
 
 def ranking_export(judgements: int, seed: int = 0) -> bytes:
@@ -143,7 +139,7 @@ def studies_mode(counts: list[int], cores: int) -> int:
     rows = []
     for n in counts:
         with tempfile.TemporaryDirectory(prefix=f"humeval-scale-{n}-") as tmp:
-            work = Path(tmp)
+            work = Path(tmp) / "project"
             project(work)
             template = (ROOT / "config/studies/_template.yaml").read_text()
             names = [f"synthetic-{k:03d}-ranking" for k in range(1, n + 1)]
