@@ -13,8 +13,8 @@ import slurm_local
 from helpers import copy_project, package_path, raw_source, skip_or_fail
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
-# generated beside the results but not results: per-job logs and benchmarks (timings), the report
-NOT_COMPARED = ("logs/", "benchmarks/", "report.html")
+# generated beside the results but not results: per-job logs and benchmarks (timings), the report and its screenshots
+NOT_COMPARED = ("logs/", "benchmarks/", "screenshots/", "report.html")
 
 
 def result_files(results: Path) -> dict[str, bytes]:
