@@ -86,6 +86,10 @@ def test_a_published_number_reruns_only_that_study_from_the_published_stage(buil
     assert {study for _, study in jobs if study} == {"hosking-2022-paraphrase-meaning"}
     assert not {rule for rule, _ in jobs} & {"fetch_raw", "extract", "exclude"}
     assert ("tables", "hosking-2022-paraphrase-meaning") in jobs  # the audit and the tables
+    dry = run_snakemake(built, "-n", env=raw_source())
+    reasons = dry.stdout + dry.stderr
+    assert "Params have changed" in reasons and "<study config sha256 " in reasons  # a digest, not the config
+    assert "Watson & Gkatzia" not in reasons and "23.01" not in reasons
 
 
 def test_adding_a_study_reruns_no_existing_study(built):

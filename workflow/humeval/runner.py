@@ -17,6 +17,17 @@ from collections.abc import Callable
 from humeval.errors import HumevalError
 
 
+class ConfigText(str):
+    """A config slice as params text (``config_slice`` in workflow/rules/common.smk) whose ``repr`` is its digest:
+    Snakemake records and compares params by ``repr``, so a changed published number reruns the job as before,
+    while a dry run's reason says ``<study config sha256 ...>`` instead of printing the whole slice twice."""
+
+    def __repr__(self) -> str:
+        import hashlib
+
+        return f"<study config sha256 {hashlib.sha256(self.encode()).hexdigest()[:16]}>"
+
+
 def config_param(snakemake, name: str = "study"):
     """A config param of the job (``config_slice`` in workflow/rules/common.smk), decoded: a Python literal with
     ``<``, ``>`` and ``&`` escaped, because Snakemake's report embeds each job's params in an inline script."""

@@ -10,6 +10,7 @@ try:
     import humeval
     from humeval.config import load_study, raw_filename, validate_against
     from humeval.errors import HumevalError
+    from humeval.runner import ConfigText
     from humeval.stages import stage_sources
 except ImportError as exc:
     raise WorkflowError(
@@ -103,9 +104,10 @@ def report_safe(value):
     """``value`` (plain config data) as a Python literal with ``<``, ``>`` and ``&`` written as ``\\x3c``, ``\\x3e``,
     ``\\x26``, which only string literals hold: Snakemake's report embeds each job's params in an inline <script>,
     where a config string holding ``</script>`` would end it and run what follows. The scripts decode it with
-    humeval.runner.config_param (``ast.literal_eval``), so every type, integer keys included, comes back as given."""
+    humeval.runner.config_param (``ast.literal_eval``), so every type, integer keys included, comes back as given.
+    A dry run's reason shows its digest, not the text (humeval.runner.ConfigText)."""
     text = repr(value)
-    return text.replace("<", "\\x3c").replace(">", "\\x3e").replace("&", "\\x26")
+    return ConfigText(text.replace("<", "\\x3c").replace(">", "\\x3e").replace("&", "\\x26"))
 
 
 def config_slice(*keys):
