@@ -59,6 +59,15 @@ def raw_source() -> dict:
     return {}
 
 
+def mirror_file(url: str) -> Path | None:
+    """The file of a pinned raw ``url`` in the test mirror(s) (``$HUMEVAL_RAW_MIRROR``, one folder or several
+    joined with os.pathsep, searched in order as the pipeline does), or None."""
+    from humeval.fetch import in_mirror
+
+    folders = raw_source().get("HUMEVAL_RAW_MIRROR", "")
+    return next((f for f in (in_mirror(Path(m), url) for m in folders.split(os.pathsep) if m) if f), None)
+
+
 def copy_project(target: Path, studies: list[str] | None = None) -> Path:
     """Copy Snakefile, workflow/ and config/ to ``target``; optionally enable only ``studies``."""
     target.mkdir(parents=True, exist_ok=True)

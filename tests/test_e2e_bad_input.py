@@ -2,12 +2,11 @@
 
 import hashlib
 import shutil
-from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
-from helpers import copy_project, raw_source, run_snakemake, skip_or_fail
+from helpers import copy_project, mirror_file, raw_source, run_snakemake, skip_or_fail
 
 STUDY = "hosking-2022-paraphrase-meaning"
 pytestmark = pytest.mark.e2e
@@ -57,9 +56,7 @@ def test_config_with_missing_key_stops_before_any_job(tmp_path):
 def mirror_with_modified(tmp_path, raw_id, modify):
     """A private mirror holding the real files except ``raw_id``, replaced by ``modify(bytes)``;
     returns (mirror dir, new sha256)."""
-    env = raw_source()
-    source = env.get("HUMEVAL_RAW_MIRROR")
-    if source is None:
+    if raw_source().get("HUMEVAL_RAW_MIRROR") is None:
         skip_or_fail("needs a raw mirror to build a modified copy from")
     workdir = copy_project(tmp_path / "p", [STUDY])
     study = yaml.safe_load(study_config(workdir).read_text())
@@ -71,11 +68,11 @@ def mirror_with_modified(tmp_path, raw_id, modify):
         rel = mirror_relpath(entry["url"])
         (mirror / rel).parent.mkdir(parents=True, exist_ok=True)
         if entry["id"] == raw_id:
-            data = modify(Path(f"{source}/{rel}").read_bytes())
+            data = modify(mirror_file(entry["url"]).read_bytes())
             (mirror / rel).write_bytes(data)
             new_sha = hashlib.sha256(data).hexdigest()
         else:
-            shutil.copy(f"{source}/{rel}", mirror / rel)
+            shutil.copy(mirror_file(entry["url"]), mirror / rel)
     edit_study(workdir, lambda s: [e.update(sha256=new_sha) for e in s["raw"] if e["id"] == raw_id])
     return workdir, {"HUMEVAL_RAW_MIRROR": str(mirror)}
 

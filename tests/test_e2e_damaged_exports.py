@@ -15,13 +15,13 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from helpers import REPO, SUMMARY_LINES, raw_source
+from helpers import REPO, SUMMARY_LINES, mirror_file
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from humeval.config import load_study, raw_filename
 from humeval.errors import HumevalError
-from humeval.fetch import mirror_relpath, verify_fetched
+from humeval.fetch import verify_fetched
 from humeval.loaders import get_loader
 from humeval.tidy import JUDGEMENT_COLUMNS, validate_judgements
 
@@ -48,14 +48,13 @@ OUTCOMES: dict[str, int] = {}
 def setup(case):
     """The entry, the original files (role -> bytes) and the undamaged tidy table of a case."""
     study_name, index, _ = case
-    mirror = raw_source().get("HUMEVAL_RAW_MIRROR")
     study = load_study(REPO / "config/studies" / f"{study_name}.yaml")
     entry = study["extract"][index]
     raw = {r["id"]: r for r in study["raw"]}
     files = {}
     for input_role, raw_id in entry["inputs"].items():
-        path = Path(mirror) / mirror_relpath(raw[raw_id]["url"])
-        if path.is_file():
+        path = mirror_file(raw[raw_id]["url"])
+        if path is not None:
             files[input_role] = (raw_filename(raw[raw_id]), path.read_bytes())
     baseline = run_loader(study_name, entry, files, Path(REPO / ".pytest_cache" / "damage-baseline" / f"{index}"))
     return study_name, entry, files, baseline
