@@ -224,3 +224,14 @@ def test_a_published_number_that_is_not_finite_is_refused_at_load(tmp_path):
 
     with pytest.raises(HumevalError, match=r"'1e999' is not a finite number"):
         load_study(yao_variant(tmp_path, change))
+
+
+def test_a_correlation_over_one_measurand_row_is_refused_in_one_whole_sentence(tmp_path):
+    def change(study):
+        entry = next(e for e in study["qra"] if e["type"] == "correlation")
+        entry["rows"] = entry["rows"][:1]
+
+    with pytest.raises(
+        HumevalError, match=r"key qra\.\d+\.rows: a correlation needs two or more measurand rows, got \['"
+    ):
+        load_study(study_variant(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml", tmp_path, change))

@@ -100,3 +100,17 @@ def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
     half = 12.706205 * math.sqrt(2 / math.pi)
     assert cells["ci_low"] == pytest.approx(math.sqrt(math.pi) - half, rel=1e-6)
     assert cells["ci_high"] == pytest.approx(math.sqrt(math.pi) + half, rel=1e-6)
+
+
+def test_cv_star_of_a_single_measurand_row_is_computed():
+    numbers = pd.DataFrame({"table": "t", "row": ["a"], "column": "repro", "value": [5.0]})
+    published = pd.DataFrame({"table": "t", "row": ["a"], "column": "orig", "value": [3.0]})
+    entry = {
+        "type": "cv_star",
+        "table": "q",
+        "measurand_table": "t",
+        "rows": ["a"],
+        "inputs": [{"column": "orig", "source": "published"}, {"column": "repro", "source": "recomputed"}],
+    }
+    out, _ = qra_values(numbers, published, [entry])
+    assert out.set_index("row").loc["a", "value"] == pytest.approx(cv_star([3.0, 5.0]))

@@ -331,6 +331,8 @@ def check_cells(study: dict, fail) -> None:
         if not aggregate.get("evidence"):
             fail(f"key published_aggregates.{k}: the note needs an evidence class (evidence: explained, ...)")
     for k, entry in enumerate(study.get("qra", [])):
+        if entry["type"] == "correlation" and len(entry.get("rows", [])) < 2:
+            fail(f"key qra.{k}.rows: a correlation needs two or more measurand rows, got {entry.get('rows', [])}")
         if entry["type"] != "claims":
             continue
         labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
