@@ -235,3 +235,13 @@ def test_a_correlation_over_one_measurand_row_is_refused_in_one_whole_sentence(t
         HumevalError, match=r"key qra\.\d+\.rows: a correlation needs two or more measurand rows, got \['"
     ):
         load_study(study_variant(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml", tmp_path, change))
+
+
+def test_a_stray_key_in_a_figures_labels_is_refused(tmp_path):
+    def change(study):
+        study["figures"][0]["labels"] = {"reproductoin": "Reproduction"}
+
+    with pytest.raises(
+        HumevalError, match=r"key figures\.0\.labels\.reproductoin: not a column .*did you mean 'reproduction'"
+    ):
+        load_study(study_variant(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml", tmp_path, change))

@@ -177,6 +177,7 @@ def check_references(study: dict, source: str) -> None:
         fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
     check_experiments(study, fail)
     check_conditions(study, raw_ids, fail)
+    check_figure_labels(study, fail)
     for k, entry in enumerate(study["extract"]):
         if entry["loader"] not in LOADERS:
             fail(f"key extract.{k}.loader: unknown loader {entry['loader']!r}; known: {sorted(LOADERS)}")
@@ -235,6 +236,23 @@ def check_conditions(study: dict, raw_ids: list[str], fail) -> None:
                 fail(
                     f"key experiments.{k}.conditions.{field}: not a HEDS field of the conditions table"
                     + (f"; did you mean {close[0]!r}?" if close else f" ({fields})")
+                )
+
+
+def check_figure_labels(study: dict, fail) -> None:
+    """A bars figure's ``labels`` name only columns it draws (a stray key would silently label nothing)."""
+    import difflib
+
+    for k, figure in enumerate(study.get("figures", [])):
+        if figure.get("kind") != "bars" or not isinstance(figure.get("labels"), dict):
+            continue
+        drawn = [str(c) for c in figure.get("columns", [])]
+        for key in figure["labels"]:
+            if str(key) not in drawn:
+                close = difflib.get_close_matches(str(key), drawn, n=1, cutoff=0.6)
+                fail(
+                    f"key figures.{k}.labels.{key}: not a column the figure draws ({drawn})"
+                    + (f"; did you mean {close[0]!r}?" if close else "")
                 )
 
 
