@@ -73,6 +73,7 @@ def test_a_partial_datasheet_gives_the_conditions_it_has_and_the_study_goes_on(t
     assert any(w.startswith("R2: broken.json: not a readable HEDS JSON") for w in warnings)
     row = frame.set_index("condition").loc["Number of evaluators"]
     assert (row["O"], row["R1"], row["R2"], row["differs_from_O"]) == ("3", "3", "", "")
+    assert row["sources"] == "O: paper; R1: datasheet r1"
 
 
 @pytest.mark.e2e

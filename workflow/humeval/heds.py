@@ -123,13 +123,14 @@ def conditions_frame(study: dict, raw_paths: dict[str, str]):
     """The study's conditions table: one row per condition (``condition``, ``heds_key``), one column per
     experiment (its datasheet, a ``raw`` file named by ``datasheet``, and the conditions its config states by
     hand, which take precedence), and ``differs_from_O`` (the experiments whose stated value differs from O's,
-    where both are stated). Returns ``(frame, warnings)``; ``None`` when no experiment states any condition."""
+    where both are stated) and ``sources`` (where each stated value comes from: a datasheet, or the source a
+    hand-stated condition gives). Returns ``(frame, warnings)``; ``None`` when no experiment states any condition."""
     import pandas as pd
 
     experiments = study.get("experiments", [])
     if not any(e.get("datasheet") or e.get("conditions") for e in experiments):
         return None, []
-    warnings, per_experiment, criteria = [], {}, []
+    warnings, per_experiment, criteria, sources = [], {}, [], {}
     for experiment in experiments:
         values: dict[str, dict[str, str]] = {}
         if experiment.get("datasheet"):
@@ -139,9 +140,11 @@ def conditions_frame(study: dict, raw_paths: dict[str, str]):
             else:
                 read, problems = read_datasheet(path)
                 values.update(read)
+                sources.update({(experiment["id"], field): f"datasheet {experiment['datasheet']}" for field in read})
                 warnings += [f"{experiment['id']}: {p}" for p in problems]
         for field, stated in (experiment.get("conditions") or {}).items():
             value = stated["value"]
+            sources[(experiment["id"], field)] = clean(stated["source"])
             values[field] = (
                 {str(c): clean(t) for c, t in value.items()} if isinstance(value, dict) else {"": clean(value)}
             )
@@ -158,17 +161,8 @@ def conditions_frame(study: dict, raw_paths: dict[str, str]):
         ", ".join(e for e in ids[1:] if row[e] and row[ids[0]] and normalised(row[e]) != normalised(row[ids[0]]))
         for row in frame.to_dict("records")
     ]
+    frame["sources"] = [
+        "; ".join(f"{e}: {sources[(e, row['heds_key'])]}" for e in ids if row[e] and (e, row["heds_key"]) in sources)
+        for row in frame.to_dict("records")
+    ]
     return frame, warnings
-
-
-def differing_conditions(frame, reference: str = "O") -> dict[str, tuple[int, list[str]]]:
-    """Per reproduction: (how many conditions both it and ``reference`` state, the labels of those that differ)."""
-    ids = [c for c in frame.columns if c not in ("condition", "heds_key", "differs_from_O")]
-    out = {}
-    for experiment in ids:
-        if experiment == reference:
-            continue
-        both = frame[(frame[experiment] != "") & (frame[reference] != "")]
-        differ = both[[normalised(a) != normalised(b) for a, b in zip(both[experiment], both[reference])]]
-        out[experiment] = (len(both), list(differ["condition"]))
-    return out

@@ -214,7 +214,7 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
         shown.loc[differs, experiment] = "≠ " + shown.loc[differs, experiment]
     (outdir / "conditions.md").write_text(
         f"**conditions**: conditions of measurement ({', '.join(ids)}); ≠ differs from O\n\n"
-        + frame_markdown(shown.drop(columns="differs_from_O"))
+        + frame_markdown(shown.drop(columns=["differs_from_O", "sources"]))
         + ("\n\nNot read: " + "; ".join(warnings) if warnings else "")
         + "\n"
     )
