@@ -63,11 +63,11 @@ def test_a_module_read_over_http_runs_as_a_github_module_would(tmp_path):
 
     handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(REPO))
     handler.log_message = lambda *args: None
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = http.server.ThreadingHTTPServer(("localhost", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        url = f"http://127.0.0.1:{server.server_address[1]}/workflow/Snakefile"
+        url = f"http://localhost:{server.server_address[1]}/workflow/Snakefile"
         workdir = tmp_path / "consumer"
         (workdir / "config/studies").mkdir(parents=True)
         (workdir / "Snakefile").write_text(CONSUMER.format(snakefile=url))

@@ -83,7 +83,8 @@ def test_exact_permutation_p_by_hand_for_four_points():
     assert correlation([1, 2, 3, 4], [1, 2, 3, 4], "spearman")["p_exact"] == pytest.approx(2 / 24)
 
 
-def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
+def one_row_cv_star(**extra):
+    """A cv_star entry over one measurand row: published 3.0 (orig) against recomputed 5.0 (repro)."""
     numbers = pd.DataFrame({"table": "t", "row": ["a"], "column": "repro", "value": [5.0]})
     published = pd.DataFrame({"table": "t", "row": ["a"], "column": "orig", "value": [3.0]})
     entry = {
@@ -92,9 +93,13 @@ def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
         "measurand_table": "t",
         "rows": ["a"],
         "inputs": [{"column": "orig", "source": "published"}, {"column": "repro", "source": "recomputed"}],
-        "ci_columns": ["ci_low", "ci_high"],
+        **extra,
     }
-    out, _ = qra_values(numbers, published, [entry])
+    return qra_values(numbers, published, [entry])
+
+
+def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
+    out, _ = one_row_cv_star(ci_columns=["ci_low", "ci_high"])
     cells = out.set_index("column")["value"]
     # 3 and 5: s = sqrt(2), s* = sqrt(pi); SE = s^2 sqrt(2/1) / (2 s*) = sqrt(2/pi); t(0.975, 1) = 12.706205
     half = 12.706205 * math.sqrt(2 / math.pi)
@@ -103,14 +108,5 @@ def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
 
 
 def test_cv_star_of_a_single_measurand_row_is_computed():
-    numbers = pd.DataFrame({"table": "t", "row": ["a"], "column": "repro", "value": [5.0]})
-    published = pd.DataFrame({"table": "t", "row": ["a"], "column": "orig", "value": [3.0]})
-    entry = {
-        "type": "cv_star",
-        "table": "q",
-        "measurand_table": "t",
-        "rows": ["a"],
-        "inputs": [{"column": "orig", "source": "published"}, {"column": "repro", "source": "recomputed"}],
-    }
-    out, _ = qra_values(numbers, published, [entry])
+    out, _ = one_row_cv_star()
     assert out.set_index("row").loc["a", "value"] == pytest.approx(cv_star([3.0, 5.0]))
