@@ -108,7 +108,13 @@ def read_table(path: str, params: dict) -> pd.DataFrame:
 
 
 def joined(frame: pd.DataFrame, columns: list[str]) -> pd.Series:
-    return frame[columns].astype(str).agg("|".join, axis=1)
+    """The columns' text joined with ``|``, column by column (not a Python call per row)."""
+    if not columns:
+        return pd.Series("", index=frame.index)
+    out = frame[columns[0]].astype(str)
+    for column in columns[1:]:
+        out = out + "|" + frame[column].astype(str)
+    return out
 
 
 def keep_rows(raw: pd.DataFrame, where: dict, path: str) -> pd.DataFrame:
@@ -151,7 +157,7 @@ def numeric(text: pd.Series, params: dict, rows: pd.Series, column: str, path: s
                 f"row {rows.iloc[row]}, column {column!r}: {text.iloc[row]!r} is not in value_map {sorted(mapping)}",
                 file=path,
             )
-        text = text.map(lambda t: "" if t == "" else str(mapping[t]))
+        text = text.map({k: str(v) for k, v in mapping.items()}).where(text != "", "")
     values = pd.to_numeric(text, errors="coerce")
     bad = values.isna() & (text != "")
     low, high = params.get("scale", [None, None])
@@ -374,7 +380,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         if join and role == join["role"]:
             continue
         raw = read_table(path, params)
-        raw["_row"] = [f"{role}:{k}" for k in range(2, len(raw) + 2)]
+        raw["_row"] = f"{role}:" + pd.Series(range(2, len(raw) + 2), index=raw.index).astype(str)
         if key is not None:
             raw = joined_with_key(raw, key, join, path)
         raw = keep_rows(raw, params.get("where", {}), path)

@@ -202,7 +202,7 @@ def percent_agreement_numbers(
     rows = data.rows(frame, variant, where)
     out = []
     for keys, part in groups_of(rows, by):
-        unit = part[units].astype(str).agg("|".join, axis=1)
+        unit = part.groupby(units, sort=False, dropna=False).ngroup()
         measures = agreement(pd.DataFrame({"unit": unit.to_numpy(), "value": part["value"].astype(str).to_numpy()}))
         for stat in stats:
             fields = {**keys, "stat": stat}
@@ -234,7 +234,7 @@ def item_cv_star_numbers(
     shifted by ``shift``; summarised per system (and group of ``by``) over the items every side scored: ``n``,
     ``mean``, ``median`` and ``sd`` (ddof 1) of the item CV* values. Templates over the ``by`` keys,
     ``{system}`` and ``{stat}``."""
-    from humeval.qra.precision import cv_star
+    from humeval.qra.precision import cv_star_rows
 
     rows = data.rows(frame, variant, where)
     rows = rows[rows["side"].isin(sides)]
@@ -249,7 +249,7 @@ def item_cv_star_numbers(
             .dropna()
         )
         for system, items in scores.groupby(level="system", sort=False):
-            values = pd.Series([cv_star(v, shift) for v in items.to_numpy()], dtype=float).dropna()
+            values = pd.Series(cv_star_rows(items.to_numpy(), shift)).dropna()
             summary = {
                 "n": float(values.size),
                 "mean": values.mean(),

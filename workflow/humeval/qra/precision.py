@@ -36,15 +36,25 @@ def cv_star(values, shift: float = 0.0, c4_correction: bool = True) -> float:
     >>> round(cv_star([36, 23.0]), 3), round(cv_star([36, 23.0], c4_correction=False), 3)
     (43.936, 35.056)
     """
-    x = np.asarray(values, dtype=float) + shift
-    n = x.size
-    if n < 2:  # one measurement has no spread: CV* is undefined, not an error
-        return float("nan")
-    mean = x.mean()
-    if mean == 0:
-        return float("nan")
-    s = x.std(ddof=1) / (c4(n) if c4_correction else 1.0)
-    return float((1 + 1 / (4 * n)) * s / abs(mean) * 100)
+    return float(cv_star_rows(np.asarray(values, dtype=float).reshape(1, -1), shift, c4_correction)[0])
+
+
+def cv_star_rows(matrix, shift: float = 0.0, c4_correction: bool = True) -> np.ndarray:
+    """:func:`cv_star` of every row of a 2-D array (measurands x measurements) at once, with numpy: item-level
+    CV* over a hundred thousand items without a Python call per item. NaN where n < 2 (one measurement has no
+    spread: CV* is undefined, not an error) or the mean is 0.
+
+    >>> cv_star_rows([[36, 23.0], [1, 1], [-1, 1]]).round(3).tolist()
+    [43.936, 0.0, nan]
+    """
+    x = np.asarray(matrix, dtype=float) + shift
+    n = x.shape[1]
+    if n < 2:
+        return np.full(x.shape[0], np.nan)
+    mean = x.mean(axis=1)
+    s = x.std(axis=1, ddof=1) / (c4(n) if c4_correction else 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(mean == 0, np.nan, (1 + 1 / (4 * n)) * s / np.abs(mean) * 100)
 
 
 def sd_star(values) -> float:
