@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 from helpers import SUMMARY_LINES, skip_or_fail
 
-from humeval.intermediate import read_csv
+from humeval.intermediate import kept_judgements, read_csv
 from humeval.metrics import agreement, metrics_study, surveys
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +42,6 @@ def study_inputs(full_run, name):
     frames = [
         read_csv(base / p)
         for p in (
-            "intermediate/judgements_kept.csv",
             "tidy/judgements.csv",
             "tidy/participants.csv",
             "exclusions.csv",
@@ -50,7 +49,7 @@ def study_inputs(full_run, name):
             "exclusions_variants.csv",
         )
     ]
-    return study, frames
+    return study, [kept_judgements(frames[0], frames[2]), *frames]
 
 
 @pytest.fixture(scope="module")

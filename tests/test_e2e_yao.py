@@ -8,6 +8,7 @@ import yaml
 from helpers import REPO
 
 from humeval.config import load_study
+from humeval.intermediate import kept_judgements, read_csv
 
 STUDY = "yao-2022-storybook-qag"
 MIRROR_QRA = "github/SamsungLabs/ReproNLP2026/e42008ac9275cf22f67b781263a1ce8ccbbd6944/qra"
@@ -75,10 +76,10 @@ def test_the_val_variant_drops_23_sections_and_388_rows_in_o_and_r3(built, audit
 
 
 def test_missing_ratings_are_excluded_per_criterion_and_reconcile(built):
-    tidy = pd.read_csv(built / "tidy/judgements.csv", low_memory=False)
-    kept = pd.read_csv(built / "intermediate/judgements_kept.csv", low_memory=False)
-    excluded = pd.read_csv(built / "exclusions.csv")
-    assert len(tidy) == len(kept) + len(excluded)
+    tidy = read_csv(built / "tidy/judgements.csv")
+    excluded = read_csv(built / "exclusions.csv")
+    kept = kept_judgements(tidy, excluded)
+    assert len(tidy) == len(kept) + len(excluded)  # every logged judgement is one tidy row, and no id is logged twice
     missing = excluded[excluded["rule"] == "missing_value"].groupby("side").size().to_dict()
     assert missing == {"O": 5, "R1": 3, "R2": 1}  # O 1/2/2, R1 1/1/1, R2 1; R3 none
 

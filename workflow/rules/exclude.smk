@@ -1,11 +1,11 @@
 rule exclude:
-    """Apply the study's named exclusion rules; every dropped judgement goes to exclusions.csv."""
+    """Apply the study's named exclusion rules; every dropped judgement goes to exclusions.csv (the kept ones are
+    the tidy judgements it does not hold, derived where they are read)."""
     input:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
         code=code_for("exclude"),
     output:
-        kept="results/{study}/intermediate/judgements_kept.csv",
         exclusions="results/{study}/exclusions.csv",
         variants="results/{study}/exclusions_variants.csv",
     log:

@@ -1,7 +1,6 @@
 rule metrics:
     """Per-study metric values on the kept judgements (table, row, column, value)."""
     input:
-        kept="results/{study}/intermediate/judgements_kept.csv",
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
         exclusions="results/{study}/exclusions.csv",

@@ -3,7 +3,8 @@ rule qra:
     input:
         metrics="results/{study}/intermediate/metrics.csv",
         published="results/{study}/intermediate/published.csv",
-        kept="results/{study}/intermediate/judgements_kept.csv",
+        judgements="results/{study}/tidy/judgements.csv",
+        exclusions="results/{study}/exclusions.csv",
         code=code_for("qra"),
     output:
         qra="results/{study}/intermediate/qra.csv",

@@ -1,4 +1,5 @@
-"""Tidy judgements -> kept judgements + exclusions.csv (rule exclude)."""
+"""Tidy judgements -> exclusions.csv and exclusions_variants.csv (rule exclude); the kept judgements are the tidy
+ones the log does not hold (humeval.intermediate.kept_judgements)."""
 
 from humeval.exclusions import exclude_study
 from humeval.intermediate import read_csv
@@ -6,10 +7,9 @@ from humeval.runner import config_param, run
 
 
 def main():
-    kept, excluded, variants = exclude_study(
+    _, excluded, variants = exclude_study(
         config_param(snakemake), read_csv(snakemake.input.judgements), read_csv(snakemake.input.participants)
     )
-    kept.to_csv(snakemake.output.kept, index=False)
     excluded.to_csv(snakemake.output.exclusions, index=False)
     variants.to_csv(snakemake.output.variants, index=False)
 

@@ -1,18 +1,19 @@
-"""Kept judgements (+ published inputs) -> the study's metric values (rule metrics)."""
+"""Tidy judgements less the exclusions (+ published inputs) -> the study's metric values (rule metrics)."""
 
-from humeval.intermediate import read_csv
+from humeval.intermediate import kept_judgements, read_csv
 from humeval.metrics import metrics_study
 from humeval.runner import config_param, run
 
 
 def main():
     inputs = snakemake.input
+    tidy, exclusions = read_csv(inputs.judgements), read_csv(inputs.exclusions)
     values = metrics_study(
         config_param(snakemake),
-        read_csv(inputs.kept),
-        read_csv(inputs.judgements),
+        kept_judgements(tidy, exclusions),
+        tidy,
         read_csv(inputs.participants),
-        read_csv(inputs.exclusions),
+        exclusions,
         read_csv(inputs.published),
         read_csv(inputs.variants),
     )
