@@ -1,10 +1,16 @@
 """How the workflow scales: ``python -m humeval.scale judgements`` and ``python -m humeval.scale studies``.
 
-``judgements`` writes synthetic exports of a chosen size for each common shape (``ranking``: a Figure Eight report
-of 3-way rankings with gold and invalid rows, as the template study reads it; ``long``: long ratings read by
-``tabular``), runs that one study end to end in a fresh copy of the project, and prints per size: the tidy rows,
-wall and CPU seconds and peak memory of each stage (Snakemake's ``benchmark:`` files), the output bytes, and the
-ratio to a floor (reading the export with pandas and writing the tidy table once).
+``judgements`` writes a synthetic export of each chosen size for each common shape, with a study file that reads
+it, runs that one study end to end in a fresh copy of the project, and prints per size: the tidy rows, wall and CPU
+seconds and peak memory of each stage (Snakemake's ``benchmark:`` files), the output bytes, and the ratio to a
+floor (reading the export with pandas and writing it once as CSV). The shapes (:data:`SHAPES`):
+
+- ``ranking``: a Figure Eight report of 3-way rankings with gold and invalid rows, read by the template study;
+- ``long``: long ratings (one row per judged value, 2 criteria), with empty scores and an attention column;
+- ``wide``: wide ratings (TSV, one column per criterion, verbose headers);
+- ``pairwise``: a web-app export in a slot layout (10 pairwise slots per row, one against a distractor).
+
+The last three are read by the ``tabular`` loader by config alone, with alpha, tests and pairwise tallies.
 
 ``studies`` makes N copies of the template study (its synthetic export from the test mirror ``.test/raw``), and
 times a cold run and a no-op run of each N: seconds per added study.
@@ -27,11 +33,11 @@ from pathlib import Path
 import yaml
 
 from humeval.bench import ROOT, copy_tree
+from humeval.config import raw_filename
 
-TEMPLATE_URL_PATH = "github/example-owner/example-repo/0000000000000000000000000000000000000000/crowd/report.csv"
 FLOOR = """
 import sys, pandas as pd
-frame = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False)
+frame = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False, sep="\\t" if sys.argv[1].endswith(".tsv") else ",")
 frame.to_csv(sys.argv[2], index=False)
 """
 
@@ -74,6 +80,270 @@ def ranking_export(judgements: int, seed: int = 0) -> bytes:
     return frame.to_csv(index=False).encode()
 
 
+SYSTEMS = ["S1", "S2", "S3", "S4"]
+RATERS = 2000  # the pool every synthetic export draws its raters from
+PER_ITEM = 5  # raters per item
+
+
+def scores(rng, system, size: int):
+    """1..5 ratings, better for lower-numbered systems (a mean of 3.5 for S1 down to 2 for S4)."""
+    import numpy as np
+
+    return np.clip(np.rint(3.5 - 0.5 * system + rng.normal(0, 1, size)), 1, 5).astype(int)
+
+
+def long_export(judgements: int, seed: int = 0) -> bytes:
+    """Long ratings, one row per judged value: each item rated on 2 criteria for 4 systems by 5 of 2,000 raters
+    (``judgements / 40`` items); 1% of the scores left empty, the raters of 1% of rows failing an attention check
+    (a column the study carries and drops by)."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    per_item = len(SYSTEMS) * 2 * PER_ITEM
+    cell = np.arange(max(judgements // per_item, 2) * per_item)
+    item, k = cell // per_item, cell % per_item
+    system, criterion, slot = k // (2 * PER_ITEM), (k // PER_ITEM) % 2, k % PER_ITEM
+    rater = (item * PER_ITEM + slot) % RATERS
+    score = scores(rng, system, len(cell)).astype(str)
+    score[rng.random(len(cell)) < 0.01] = ""
+    frame = pd.DataFrame(
+        {
+            "rater": "r" + rater.astype(str),
+            "item": "i" + item.astype(str),
+            "system": np.array(SYSTEMS)[system],
+            "criterion": np.array(["fluency", "adequacy"])[criterion],
+            "score": score,
+            "attention": np.where(rater % 100 == 7, "fail", "pass"),
+        }
+    )
+    return frame.to_csv(index=False).encode()
+
+
+def wide_export(judgements: int, seed: int = 0) -> bytes:
+    """Wide ratings (TSV, verbose headers), one row per rater, item and system with 3 criteria: 4 systems by 5 of
+    2,000 raters per item (``judgements / 60`` items); 1% of the cells empty."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    per_item = len(SYSTEMS) * PER_ITEM
+    row = np.arange(max(judgements // (3 * per_item), 2) * per_item)
+    item, k = row // per_item, row % per_item
+    system, slot = k // PER_ITEM, k % PER_ITEM
+    frame = pd.DataFrame(
+        {"worker": "w" + ((item * PER_ITEM + slot) % RATERS).astype(str), "item": "i" + item.astype(str)}
+    )
+    frame["model"] = np.array(SYSTEMS)[system]
+    for criterion in ("Fluency (1-5)", "Adequacy (how much meaning is kept, 1-5)", "Coherence (1-5)"):
+        values = scores(rng, system, len(row)).astype(str)
+        values[rng.random(len(row)) < 0.01] = ""
+        frame[criterion] = values
+    return frame.to_csv(index=False, sep="\t").encode()
+
+
+SLOTS = 10  # pairwise slots per task; the last compares a system with a distractor
+
+
+def pairwise_export(judgements: int, seed: int = 0) -> bytes:
+    """A web-app export in a slot layout: one row per task of one of 2,000 participants, 10 slots per row
+    (``systema{k}``, ``systemb{k}``, ``fluency{k}`` = A or B, ``ix{k}``), ``judgements / 10`` tasks; each item is
+    judged in 5 tasks; slot 10 pairs a system with the distractor ``DIST``, chosen in 2% of tasks."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    tasks = max(judgements // SLOTS, PER_ITEM)
+    task = np.arange(tasks)
+    frame = pd.DataFrame({"PROLIFIC_PID": "p" + (task % RATERS).astype(str), "session": "s" + task.astype(str)})
+    names = np.array(SYSTEMS)
+    for k in range(1, SLOTS + 1):
+        item = (task // PER_ITEM) * SLOTS + k  # the 5 tasks of a group judge the same items
+        a = item % len(SYSTEMS)
+        b = (a + 1 + (item // len(SYSTEMS)) % (len(SYSTEMS) - 1)) % len(SYSTEMS)
+        prefer_a = rng.random(tasks) < 0.5 + 0.1 * (b - a)  # lower-numbered systems win more often
+        frame[f"systema{k}"], frame[f"systemb{k}"] = names[a], names[b]
+        if k == SLOTS:
+            frame[f"systemb{k}"] = "DIST"
+            prefer_a = rng.random(tasks) >= 0.02
+        frame[f"fluency{k}"] = np.where(prefer_a, "A", "B")
+        frame[f"ix{k}"] = "x" + item.astype(str)
+    return frame.to_csv(index=False).encode()
+
+
+def synthetic_study(name: str, filename: str, data: bytes, params: dict, **entries) -> dict:
+    """A one-experiment study of one synthetic export, read by ``tabular``."""
+    url = f"https://raw.githubusercontent.com/example-owner/scale/{'0' * 40}/{filename}"
+    return {
+        "name": name,
+        "title": f"Scaling run: {name}",
+        "experiments": [{"id": "O", "label": "original", "citation": "synthetic"}],
+        "raw": [{"id": "export", "url": url, "sha256": hashlib.sha256(data).hexdigest(), "role": "export"}],
+        "extract": [{"side": "original", "loader": "tabular", "inputs": {"export": "export"}, "params": params}],
+        "systems": [{"code": s, "label": s} for s in SYSTEMS],
+        "published": [],
+        **entries,
+    }
+
+
+def ratings_entries(criteria: list[str]) -> dict:
+    """Metrics, tables and a figure of a ratings study: means, SDs and counts per system and criterion, alpha and
+    ANOVA / Kruskal-Wallis per criterion, judgement counts."""
+    columns = [f"{c}_{s}" for c in criteria for s in ("mean", "sd", "n")]
+    return {
+        "metrics": [
+            {
+                "metric": "describe",
+                "table": "means",
+                "by": ["system", "criterion"],
+                "stats": ["mean", "sd", "n"],
+                "row": "{system}",
+                "column": "{criterion}_{stat}",
+            },
+            {
+                "metric": "krippendorff_alpha_by_group",
+                "table": "agreement",
+                "by": ["criterion"],
+                "units": ["item", "system"],
+                "level": "interval",
+                "row": "{criterion}",
+                "column": "alpha",
+            },
+            {
+                "metric": "k_sample_tests",
+                "table": "tests",
+                "tests": ["anova", "kruskal"],
+                "by": ["criterion"],
+                "row": "{criterion}|{test}",
+                "column": "{stat}",
+            },
+            {
+                "metric": "counts",
+                "table": "counts",
+                "rows": {
+                    "judgements": {"frame": "tidy"},
+                    "excluded": {"frame": "excluded"},
+                    "kept": {"frame": "kept"},
+                },
+            },
+        ],
+        "tables": [
+            {"id": "means", "row_header": "system", "rows": SYSTEMS, "columns": columns},
+            {"id": "agreement", "rows": criteria, "columns": ["alpha"]},
+            {
+                "id": "tests",
+                "rows": [f"{c}|{t}" for c in criteria for t in ("anova", "kruskal")],
+                "columns": ["statistic", "df_between", "df_within", "p"],
+            },
+            {"id": "counts", "rows": ["judgements", "excluded", "kept"], "columns": ["n"], "precision": {"n": 0}},
+        ],
+        "figures": [
+            {
+                "id": "means",
+                "kind": "bars",
+                "table": "means",
+                "rows": SYSTEMS,
+                "columns": [f"{c}_mean" for c in criteria],
+            }
+        ],
+    }
+
+
+def template_study(name: str, filename: str, data: bytes) -> dict:
+    """The template study (a Figure Eight ranking report), pinned to ``data``."""
+    study = yaml.safe_load((ROOT / "config/studies/_template.yaml").read_text())
+    study["name"] = name
+    study["raw"] = [dict(study["raw"][0], url=study["raw"][0]["url"].rsplit("/", 1)[0] + "/" + filename)]
+    study["raw"][0]["sha256"] = hashlib.sha256(data).hexdigest()
+    return study
+
+
+def long_study(name: str, filename: str, data: bytes) -> dict:
+    params = {
+        "shape": "long",
+        "participant": "rater",
+        "item": ["item"],
+        "system": "system",
+        "criterion": {"column": "criterion"},
+        "value": "score",
+        "scale": [1, 5],
+        "carry": {"attention": "attention"},
+    }
+    exclusions = [
+        {
+            "exclusion": "drop_where",
+            "name": "attention",
+            "params": {"column": "attention", "values": ["fail"], "reason": "failed the attention check"},
+        }
+    ]
+    return synthetic_study(
+        name, filename, data, params, exclusions=exclusions, **ratings_entries(["fluency", "adequacy"])
+    )
+
+
+def wide_study(name: str, filename: str, data: bytes) -> dict:
+    params = {
+        "participant": "worker",
+        "item": ["item"],
+        "system": "model",
+        "criteria": {
+            "fluency": {"pattern": "^fluency"},
+            "adequacy": {"pattern": "^adequacy"},
+            "coherence": {"pattern": "^coherence"},
+        },
+        "scale": [1, 5],
+    }
+    return synthetic_study(name, filename, data, params, **ratings_entries(["fluency", "adequacy", "coherence"]))
+
+
+def pairwise_study(name: str, filename: str, data: bytes) -> dict:
+    params = {
+        "shape": "melt",
+        "columns": r"^(?P<criterion>fluency)(?P<slot>\d+)$",
+        "participant": "PROLIFIC_PID",
+        "item": ["ix{slot}"],
+        "system": {"column": "systema{slot}"},
+        "system_b": {"column": "systemb{slot}"},
+        "response_type": "pairwise",
+        "value_map": {"A": 1, "B": -1},
+    }
+    stats = ["wins", "losses", "n", "win_pct", "bws"]
+    return synthetic_study(
+        name,
+        filename,
+        data,
+        params,
+        exclusions=[
+            {"exclusion": "attention_check", "name": "attention", "params": {"distractor": "DIST"}},
+            {"exclusion": "drop_systems", "name": "checks", "params": {"systems": ["DIST"]}},
+        ],
+        metrics=[
+            {"metric": "pairwise_tally", "table": "bws", "stats": stats},
+            {"metric": "percent_agreement", "table": "agreement", "units": ["item"], "row": "fluency"},
+            {
+                "metric": "counts",
+                "table": "counts",
+                "rows": {"judgements": {"frame": "tidy"}, "excluded": {"frame": "excluded"}, "kept": {"frame": "kept"}},
+            },
+        ],
+        tables=[
+            {"id": "bws", "row_header": "system", "rows": SYSTEMS, "columns": stats},
+            {"id": "agreement", "rows": ["fluency"], "columns": ["pairwise", "majority"]},
+            {"id": "counts", "rows": ["judgements", "excluded", "kept"], "columns": ["n"], "precision": {"n": 0}},
+        ],
+        figures=[{"id": "bws", "kind": "bars", "table": "bws", "rows": SYSTEMS, "columns": ["bws"]}],
+    )
+
+
+#: shape -> (export file name, export generator, study builder)
+SHAPES = {
+    "ranking": ("report.csv", ranking_export, template_study),
+    "long": ("ratings.csv", long_export, long_study),
+    "wide": ("ratings.tsv", wide_export, wide_study),
+    "pairwise": ("tasks.csv", pairwise_export, pairwise_study),
+}
+
+
 def run(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
@@ -98,39 +368,51 @@ def stage_benchmarks(results: Path) -> dict[str, tuple[float, float, float]]:
     return out
 
 
-def judgements_mode(sizes: list[int], cores: int) -> int:
+def mirror_path(url: str) -> str:
+    """Where the mirror holds a pinned file: ``github/<owner>/<repo>/<commit>/<path>``."""
+    return "github/" + url.split("raw.githubusercontent.com/", 1)[1]
+
+
+def judgements_mode(sizes: list[int], shapes: list[str], cores: int, keep: Path | None = None) -> int:
+    """Run each shape at each size; with ``keep``, each run's project and mirror stay in ``keep/<shape>-<size>``."""
     snakemake = [sys.executable, "-m", "snakemake", "--cores", str(cores)]
-    template = yaml.safe_load((ROOT / "config/studies/_template.yaml").read_text())
-    print(f"humeval scaling (judgements): {os.cpu_count()} cores here, --cores {cores}; shape ranking", flush=True)
-    for size in sizes:
-        with tempfile.TemporaryDirectory(prefix=f"humeval-scale-{size}-") as tmp:
-            work, mirror = Path(tmp) / "project", Path(tmp) / "mirror"
-            project(work)
-            data = ranking_export(size)
-            (mirror / TEMPLATE_URL_PATH).parent.mkdir(parents=True)
-            (mirror / TEMPLATE_URL_PATH).write_bytes(data)
-            study = dict(template, name="scale-ranking")
-            study["raw"] = [dict(study["raw"][0], sha256=hashlib.sha256(data).hexdigest())]
-            (work / "config/studies/scale-ranking.yaml").write_text(yaml.safe_dump(study, sort_keys=False))
-            (work / "config/config.yaml").write_text(
-                yaml.safe_dump({"studies": ["scale-ranking"], "raw_mirror": str(mirror)})
-            )
-            env = dict(os.environ, PYTHONPATH=str(work / "workflow"))
-            run(snakemake + ["--until", "fetch_raw"], work, env)
-            export = work / "data/raw/scale-ranking/report.csv"
-            floor, _ = run([sys.executable, "-c", FLOOR, str(export), str(Path(tmp) / "floor.csv")], work, env)
-            wall, cpu = run(snakemake, work, env)
-            with open(work / "results/scale-ranking/tidy/judgements.csv") as handle:
-                rows = sum(1 for _ in handle) - 1
-            stages = stage_benchmarks(work / "results")
-            size_out = sum(p.stat().st_size for p in (work / "results").rglob("*") if p.is_file())
-            print(
-                f"  {size:>10,} judgements requested, {rows:,} tidy rows: cold run {wall:.1f} s wall, {cpu:.1f} s CPU "
-                f"= {wall / floor:.1f} x the floor ({floor:.1f} s); outputs {size_out / 1e6:.1f} MB",
-                flush=True,
-            )
-            for stage, (s, c, rss) in stages.items():
-                print(f"      {stage:<13} {s:7.1f} s wall {c:7.1f} s CPU {rss:8.0f} MB peak", flush=True)
+    print(f"humeval scaling (judgements): {os.cpu_count()} cores here, --cores {cores}", flush=True)
+    for shape in shapes:
+        filename, export, build = SHAPES[shape]
+        print(f"shape {shape}:", flush=True)
+        for size in sizes:
+            with tempfile.TemporaryDirectory(prefix=f"humeval-scale-{shape}-{size}-") as scratch:
+                tmp = Path(scratch) if keep is None else keep / f"{shape}-{size}"
+                work, mirror, name = Path(tmp) / "project", Path(tmp) / "mirror", f"scale-{shape}"
+                project(work)
+                data = export(size)
+                study = build(name, filename, data)
+                target = mirror / mirror_path(study["raw"][0]["url"])
+                target.parent.mkdir(parents=True)
+                target.write_bytes(data)
+                del data
+                (work / f"config/studies/{name}.yaml").write_text(yaml.safe_dump(study, sort_keys=False))
+                config = {"studies": [name], "raw_mirror": str(mirror)}
+                (work / "config/config.yaml").write_text(yaml.safe_dump(config))
+                env = dict(os.environ, PYTHONPATH=str(work / "workflow"))
+                run(snakemake + ["--until", "fetch_raw"], work, env)
+                floor_out = str(Path(tmp) / "floor.csv")
+                fetched = work / "data/raw" / name / raw_filename(study["raw"][0])
+                floor, _ = run([sys.executable, "-c", FLOOR, str(fetched), floor_out], work, env)
+                wall, cpu = run(snakemake, work, env)
+                with open(work / f"results/{name}/tidy/judgements.csv") as handle:
+                    rows = sum(1 for _ in handle) - 1
+                stages = stage_benchmarks(work / "results")
+                size_out = sum(p.stat().st_size for p in (work / "results").rglob("*") if p.is_file())
+                peak = max(rss for _, _, rss in stages.values())
+                print(
+                    f"  {size:>10,} judgements requested, {rows:,} tidy rows: cold run {wall:.1f} s wall, {cpu:.1f} s "
+                    f"CPU = {wall / floor:.1f} x the floor ({floor:.1f} s); peak {peak:.0f} MB; outputs "
+                    f"{size_out / 1e6:.1f} MB",
+                    flush=True,
+                )
+                for stage, (s, c, rss) in stages.items():
+                    print(f"      {stage:<13} {s:7.1f} s wall {c:7.1f} s CPU {rss:8.0f} MB peak", flush=True)
     return 0
 
 
@@ -169,9 +451,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("mode", choices=["judgements", "studies"])
     parser.add_argument("--cores", type=int, default=2)
     parser.add_argument("--sizes", type=float, nargs="+", help="judgements: 1e4 1e5 1e6; studies: 5 20 100")
+    parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES), help="judgements only")
+    parser.add_argument("--keep", type=Path, help="judgements: keep each run's project in KEEP/<shape>-<size>")
     args = parser.parse_args(argv)
     if args.mode == "judgements":
-        return judgements_mode([int(s) for s in args.sizes or [1e4, 1e5, 1e6]], args.cores)
+        return judgements_mode([int(s) for s in args.sizes or [1e4, 1e5, 1e6]], args.shapes, args.cores, args.keep)
     return studies_mode([int(s) for s in args.sizes or [5, 20, 100]], args.cores)
 
 
