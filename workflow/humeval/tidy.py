@@ -172,8 +172,11 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
             f"column 'response_type' row {row}: {frame['response_type'].iloc[row]!r} is not one of {RESPONSE_TYPES}",
             file=source,
         )
-    values = pd.to_numeric(frame["value"], errors="coerce")
-    empty = frame["value"].isna() | (frame["value"].astype(str).str.strip() == "")
+    if pd.api.types.is_numeric_dtype(frame["value"]):  # a loader's numbers: no text to parse or strip
+        values, empty = frame["value"], frame["value"].isna()
+    else:
+        values = pd.to_numeric(frame["value"], errors="coerce")
+        empty = frame["value"].isna() | (frame["value"].astype(str).str.strip() == "")
     if (values.isna() & ~empty).any():
         row = int((values.isna() & ~empty).to_numpy().argmax())
         raise HumevalError(f"column 'value' row {row}: {frame['value'].iloc[row]!r} is not a number", file=source)
@@ -190,8 +193,10 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
             f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}", file=source
         )
     is_rank = frame["response_type"] == "rank"
-    duplicated = (~is_rank & frame.duplicated(["study", "judgement_id", "system"])) | (
-        is_rank & frame.assign(value=values).duplicated(["study", "judgement_id", "value"])
+    by_system = None if is_rank.all() else frame.duplicated(["study", "judgement_id", "system"])
+    by_rank = None if not is_rank.any() else frame.assign(value=values).duplicated(["study", "judgement_id", "value"])
+    duplicated = (
+        by_rank if by_system is None else by_system if by_rank is None else (~is_rank & by_system) | (is_rank & by_rank)
     )
     if duplicated.any():
         row = int(duplicated.to_numpy().argmax())
