@@ -9,14 +9,14 @@ import pandas as pd
 NUMERIC_COLUMNS = ("value", "published", "precision")
 
 
-def read_csv(path: str | Path) -> pd.DataFrame:
-    """Read an intermediate CSV written by an earlier stage.
+def read_csv(path: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
+    """Read an intermediate CSV written by an earlier stage (only ``columns``, when given).
 
     Every column is read as text (so ``"true"``, ``"007"`` or ``"1e5"`` stay what the loader wrote),
     except the schema's numeric columns (``value``, ``published``, ``precision``); a metric that needs a
     loader's extra column as a number converts it explicitly.
     """
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""])
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], usecols=columns)
     for column in NUMERIC_COLUMNS:
         if column in frame.columns:
             frame[column] = pd.to_numeric(frame[column])

@@ -61,13 +61,25 @@ def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict
     return pd.DataFrame(out, columns=VALUE_COLUMNS), pd.DataFrame(summary, columns=SUMMARY_COLUMNS)
 
 
+#: The tidy columns Type III's item labels read (:func:`humeval.qra.qra3_tables.item_labels`).
+LABEL_COLUMNS = ["judgement_id", "side", "criterion", "response_type", "item", "system", "value"]
+
+
+def labels_items(study: dict) -> bool:
+    """Whether a QRA3 criterion of the study labels items from the kept judgements (``item_labels``, Type III);
+    nothing else in QRA reads judgements, so the qra job reads the tidy table only then (at 10^7 judgements
+    that read was 13 of the job's 14 s)."""
+    return any("item_labels" in c for entry in study.get("qra3", []) for c in entry["criteria"])
+
+
 def qra_study(
-    study: dict, values: pd.DataFrame, published: pd.DataFrame, kept: pd.DataFrame
+    study: dict, values: pd.DataFrame, published: pd.DataFrame, kept: pd.DataFrame | None
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, dict]]:
     """QRA cells from the metric values and the published numbers (with an ``origin`` column naming the published
     cell where a QRA3 input was taken from one), a summary of each Type I/II result with
     the inputs and recipe it used, and per QRA3 table the QRA3 tool's input and config (``exports``:
-    table -> {input: DataFrame, config: dict, notes: [str]})."""
+    table -> {input: DataFrame, config: dict, notes: [str]}). ``kept`` (the kept judgements, columns
+    :data:`LABEL_COLUMNS` at least) is read only where :func:`labels_items`."""
     import pandas as pd
 
     from humeval.metrics import VALUE_COLUMNS
