@@ -15,7 +15,7 @@ from humeval.config import raw_filename
 from humeval.scale import SHAPES, SLOTS, mirror_path
 
 pytestmark = pytest.mark.e2e
-SIZE = 2000
+SIZE = 5000  # 500 pairwise tasks: 10 careless participants, some of whom choose the distractor
 
 
 @pytest.fixture(scope="module")
@@ -50,11 +50,11 @@ def raw(exports, shape: str) -> pd.DataFrame:
     return pd.read_csv(io.BytesIO(data), sep=sep, dtype=str, keep_default_na=False)
 
 
-@pytest.mark.parametrize(("shape", "rows"), [("ranking", 1998), ("long", 2000), ("wide", 1980), ("pairwise", 2000)])
+@pytest.mark.parametrize(("shape", "rows"), [("ranking", 4998), ("long", 5000), ("wide", 4980), ("pairwise", 5000)])
 def test_each_shape_gives_the_promised_tidy_rows(built, shape, rows):
     workdir, _ = built
     tidy = pd.read_csv(workdir / f"results/scale-{shape}/tidy/judgements.csv")
-    assert len(tidy) == rows  # ranking: 666 rankings x 3; wide: 33 items x 4 systems x 5 raters x 3 criteria
+    assert len(tidy) == rows  # ranking: 1,666 rankings x 3; wide: 83 items x 4 systems x 5 raters x 3 criteria
     counts = numbers(workdir, shape)
     if shape != "ranking":
         assert counts[("counts", "judgements", "n")] == rows

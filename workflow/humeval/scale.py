@@ -148,7 +148,8 @@ SLOTS = 10  # pairwise slots per task; the last compares a system with a distrac
 def pairwise_export(judgements: int, seed: int = 0) -> bytes:
     """A web-app export in a slot layout: one row per task of one of 2,000 participants, 10 slots per row
     (``systema{k}``, ``systemb{k}``, ``fluency{k}`` = A or B, ``ix{k}``), ``judgements / 10`` tasks; each item is
-    judged in 5 tasks; slot 10 pairs a system with the distractor ``DIST``, chosen in 2% of tasks."""
+    judged in 5 tasks; slot 10 pairs a system with the distractor ``DIST``, which 1 in 50 participants choose (in
+    half their tasks), at every size."""
     import numpy as np
     import pandas as pd
 
@@ -163,9 +164,9 @@ def pairwise_export(judgements: int, seed: int = 0) -> bytes:
         b = (a + 1 + (item // len(SYSTEMS)) % (len(SYSTEMS) - 1)) % len(SYSTEMS)
         prefer_a = rng.random(tasks) < 0.5 + 0.1 * (b - a)  # lower-numbered systems win more often
         frame[f"systema{k}"], frame[f"systemb{k}"] = names[a], names[b]
-        if k == SLOTS:
+        if k == SLOTS:  # 1 in 50 participants is careless: chooses the distractor in half their checks
             frame[f"systemb{k}"] = "DIST"
-            prefer_a = rng.random(tasks) >= 0.02
+            prefer_a = (task % RATERS % 50 != 7) | (rng.random(tasks) < 0.5)
         frame[f"fluency{k}"] = np.where(prefer_a, "A", "B")
         frame[f"ix{k}"] = "x" + item.astype(str)
     return frame.to_csv(index=False).encode()
