@@ -168,13 +168,14 @@ def apply_exclusions(
         reasons = EXCLUSIONS[name](scope, participants, **entry.get("params", {})).dropna()
         if reasons.empty:
             continue
-        dropped_ids = set(scope.loc[reasons.index, "judgement_id"])
-        dropped = kept[kept["judgement_id"].isin(dropped_ids)]
+        dropped_ids = scope.loc[reasons.index, "judgement_id"].unique()  # an array: isin hashes it, no Python set
+        dropping = kept["judgement_id"].isin(dropped_ids)
+        dropped = kept[dropping]
         first = dropped.drop_duplicates("judgement_id")
         reason_by_id = pd.Series(reasons.to_numpy(), index=scope.loc[reasons.index, "judgement_id"])
         reason_by_id = reason_by_id[~reason_by_id.index.duplicated()]
         logs.append(first.assign(rule=label, reason=first["judgement_id"].map(reason_by_id))[EXCLUSION_COLUMNS])
-        kept = kept[~kept["judgement_id"].isin(dropped_ids)]
+        kept = kept[~dropping]
     log = pd.concat(logs, ignore_index=True) if logs else pd.DataFrame(columns=EXCLUSION_COLUMNS)
     return kept.reset_index(drop=True), log
 
