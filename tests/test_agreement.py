@@ -44,3 +44,23 @@ def test_a_coder_judging_a_unit_twice_is_an_error():
     frame = two_coders(["A", "B"], ["A", "B"])
     with pytest.raises(HumevalError, match="more than once"):
         krippendorff_alpha(pd.concat([frame, frame.head(1)]), ["item"], "nominal")
+
+
+def test_fleiss_kappa_equals_statsmodels_own_counting():
+    """The units x categories counts come from one bincount; statsmodels' ``aggregate_raters`` on the per-unit
+    ratings gives the same kappa (200 units, 4 of 30 coders each, 3 categories)."""
+    import numpy as np
+    from statsmodels.stats import inter_rater
+
+    from humeval.metrics.agreement import kappa
+
+    rng = np.random.default_rng(1)
+    rows = [
+        {"participant": f"c{c}", "item": u, "value": int(rng.integers(1, 4))}
+        for u in range(200)
+        for c in rng.choice(30, 4, replace=False)
+    ]
+    frame = pd.DataFrame(rows)
+    per_unit = frame.groupby("item")["value"].apply(list)
+    expected = inter_rater.fleiss_kappa(inter_rater.aggregate_raters(np.array(per_unit.tolist()))[0])
+    assert kappa(frame, ["item"], "fleiss") == pytest.approx(expected, abs=1e-15)

@@ -51,12 +51,24 @@ def krippendorff_alpha(
         first = frame[duplicated].iloc[0]
         raise HumevalError(f"coder {first[coder]!r} judged unit {tuple(first[units])} more than once")
     unit = frame.groupby(units, sort=True, dropna=False).ngroup().to_numpy()
-    codes, domain = pd.factorize(frame[value], sort=True)
-    n_units, n_values = (unit.max() + 1 if len(unit) else 0), len(domain)
-    counts = np.bincount(unit * n_values + codes, minlength=n_units * n_values).reshape(n_units, n_values)
+    counts, domain = unit_value_counts(unit, unit.max() + 1 if len(unit) else 0, frame[value])
     numeric = pd.api.types.is_numeric_dtype(domain)
-    domain = domain.to_numpy(dtype=float) if numeric else np.arange(n_values, dtype=float)
+    domain = domain.to_numpy(dtype=float) if numeric else np.arange(len(domain), dtype=float)
     return float(krippendorff.alpha(value_counts=counts, value_domain=domain, level_of_measurement=level))
+
+
+def unit_value_counts(unit: np.ndarray, n_units: int, values: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """The units x values table of counts (unit codes 0..n_units-1, one per rating) and its sorted values: one
+    ``bincount``, where ``pd.crosstab`` makes a Python call per unit.
+
+    >>> counts, domain = unit_value_counts(np.array([0, 0, 1]), 2, pd.Series(["b", "a", "b"]))
+    >>> counts.tolist(), list(domain)
+    ([[1, 1], [0, 1]], ['a', 'b'])
+    """
+    codes, domain = pd.factorize(values, sort=True)
+    n_values = len(domain)
+    counts = np.bincount(unit * n_values + codes, minlength=n_units * n_values).reshape(n_units, n_values)
+    return counts, domain
 
 
 def krippendorff_alpha_numbers(
@@ -184,14 +196,15 @@ def kappa(frame: pd.DataFrame, units: list[str], method: str = "fleiss", coder: 
         categories = sorted(set(table.index) | set(table.columns))
         table = table.reindex(index=categories, columns=categories, fill_value=0)
         return float(inter_rater.cohens_kappa(table.to_numpy()).kappa)
-    if method == "fleiss":
-        per_unit = matrix.T.apply(lambda r: r.dropna().tolist(), axis=1)
-        sizes = per_unit.map(len)
+    if method == "fleiss":  # units x categories counts, as statsmodels' aggregate_raters gives them
+        present = matrix.notna().to_numpy()
+        units = np.nonzero(present)[1]
+        counts, _ = unit_value_counts(units, matrix.shape[1], pd.Series(matrix.to_numpy()[present]))
+        sizes = pd.Series(counts.sum(axis=1))
         if sizes.nunique() != 1:
             raise HumevalError(
                 f"Fleiss' kappa needs the same number of coders per unit, found {sorted(sizes.unique())}"
             )
-        counts, _ = inter_rater.aggregate_raters(pd.DataFrame(per_unit.tolist()).to_numpy())
         return float(inter_rater.fleiss_kappa(counts, method="fleiss"))
     raise HumevalError(f"unknown kappa method {method!r} (fleiss, cohen)")
 
