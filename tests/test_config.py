@@ -245,3 +245,22 @@ def test_a_stray_key_in_a_figures_labels_is_refused(tmp_path):
         HumevalError, match=r"key figures\.0\.labels\.reproductoin: not a column .*did you mean 'reproduction'"
     ):
         load_study(study_variant(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml", tmp_path, change))
+
+
+def pairwise_intervals(ci_columns, add_columns=False):
+    def change(study):
+        entry = next(q for q in study["qra"] if q.get("table") == "table5_standard")
+        entry["ci_columns"] = ci_columns
+        if add_columns:
+            table = next(t for t in study["tables"] if t["id"] == "table5_standard")
+            table["columns"] += [c.format(system=s) for s in ("QAG", "PAQ", "GT") for c in ci_columns]
+
+    return change
+
+
+def test_cv_star_pairwise_intervals_name_their_columns_by_system_at_load(tmp_path):
+    load_study(yao_variant(tmp_path, pairwise_intervals(["{system} low", "{system} high"], add_columns=True)))
+    with pytest.raises(HumevalError, match=r"key qra\.\d+: column 'QAG low' is not in table 'table5_standard'"):
+        load_study(yao_variant(tmp_path, pairwise_intervals(["{system} low", "{system} high"])))
+    with pytest.raises(HumevalError, match=r"key qra\.\d+\.ci_columns: 'low' must name each system's column"):
+        load_study(yao_variant(tmp_path, pairwise_intervals(["low", "{system} high"])))

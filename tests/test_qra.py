@@ -110,3 +110,25 @@ def test_cv_star_entry_writes_the_interval_of_s_star_for_audit():
 def test_cv_star_of_a_single_measurand_row_is_computed():
     out, _ = one_row_cv_star()
     assert out.set_index("row").loc["a", "value"] == pytest.approx(cv_star([3.0, 5.0]))
+
+
+def test_cv_star_pairwise_writes_each_systems_interval_of_s_star():
+    """O 3 against R1 5 for system A, as in the cv_star case above: the same interval, at the {system} columns."""
+    numbers = pd.DataFrame({"table": "t", "row": ["O", "R1"], "column": "A_mean", "value": [3.0, 5.0]})
+    published = pd.DataFrame(columns=["table", "row", "column", "value"])
+    entry = {
+        "type": "cv_star_pairwise",
+        "table": "q",
+        "reference": "O",
+        "experiments": ["R1"],
+        "criteria": [
+            {"name": "C", "systems": ["A"], "score": {"table": "t", "row": "{experiment}", "column": "{system}_mean"}}
+        ],
+        "ci_columns": ["{system} low", "{system} high"],
+    }
+    out, _ = qra_values(numbers, published, [entry])
+    cells = out.set_index(["row", "column"])["value"]
+    half = 12.706205 * math.sqrt(2 / math.pi)
+    assert cells[("C|R1", "A low")] == pytest.approx(math.sqrt(math.pi) - half, rel=1e-6)
+    assert cells[("C|R1", "A high")] == pytest.approx(math.sqrt(math.pi) + half, rel=1e-6)
+    assert cells[("C|R1", "A")] == pytest.approx(cv_star([3.0, 5.0]))

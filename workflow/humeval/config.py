@@ -351,6 +351,8 @@ def check_cells(study: dict, fail) -> None:
     for k, entry in enumerate(study.get("qra", [])):
         if entry["type"] == "correlation" and len(entry.get("rows", [])) < 2:
             fail(f"key qra.{k}.rows: a correlation needs two or more measurand rows, got {entry.get('rows', [])}")
+        if entry["type"] == "cv_star_pairwise" and entry.get("ci_columns"):
+            check_pairwise_intervals(entry, f"qra.{k}", check, fail)
         if entry["type"] != "claims":
             continue
         labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
@@ -367,6 +369,21 @@ def check_cells(study: dict, fail) -> None:
                                 cell["column"],
                                 f"qra.{k}.claims.{c}.comparisons.{m}.{side_key}",
                             )
+
+
+def check_pairwise_intervals(entry: dict, path: str, check, fail) -> None:
+    """The cells a ``cv_star_pairwise`` entry's ``ci_columns`` templates name: one column per system, so each
+    template must say ``{system}``, and each cell must be in its table."""
+    for template in entry["ci_columns"]:
+        if template.replace("{system}", "") == template or "{" in template.replace("{system}", ""):
+            fail(f"key {path}.ci_columns: {template!r} must name each system's column with {{system}} and nothing else")
+    for experiment in entry["experiments"]:
+        label = entry.get("row_labels", {}).get(experiment, experiment)
+        for criterion in entry["criteria"]:
+            if experiment in criterion.get("experiments", entry["experiments"]):
+                for system in criterion["systems"]:
+                    for template in entry["ci_columns"]:
+                        check(entry["table"], f"{criterion['name']}|{label}", template.format(system=system), path)
 
 
 def check_experiments(study: dict, fail) -> None:

@@ -104,7 +104,10 @@ def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry:
     system and ``summary_column`` (criterion level: the mean of its systems), and rows
     ``all|<row label>`` (study level: the mean of the criterion levels). Scores are located like QRA3
     scores (``score`` template over ``{experiment}`` and ``{system}``; recomputed, else published) and
-    shifted by ``-scale_starts_at``; ``c4_correction: false`` is the variant without s / c4(n)."""
+    shifted by ``-scale_starts_at``; ``c4_correction: false`` is the variant without s / c4(n). With
+    ``ci_columns: [low, high]``, templates over ``{system}`` (``"{system} low"``), the 95% interval of s* per system
+    as QRA3 computes it (whatever ``c4_correction`` says), so a printed interval is audited."""
+    from humeval.qra.qra3 import type1_measures
     from humeval.qra.qra3_tables import score_matrix
 
     shift, correct = -entry.get("scale_starts_at", 0), entry.get("c4_correction", True)
@@ -121,6 +124,13 @@ def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry:
             row = f"{criterion['name']}|{label}"
             cvs = [cv_star(matrix[system].to_numpy(), shift, correct) for system in criterion["systems"]]
             out += [(entry["table"], row, system, cv) for system, cv in zip(criterion["systems"], cvs)]
+            for system in criterion["systems"] if entry.get("ci_columns") else []:
+                measures = type1_measures(matrix[system].to_numpy(), scale_starts_at=entry.get("scale_starts_at", 0))
+                low, high = (template.format(system=system) for template in entry["ci_columns"])
+                out += [
+                    (entry["table"], row, low, measures["sd_ci_low"]),
+                    (entry["table"], row, high, measures["sd_ci_high"]),
+                ]
             summary += [  # in the cross-study summary beside the Type I entries
                 (
                     "cv_star_pairwise",
