@@ -434,12 +434,14 @@ def studies_mode(counts: list[int], cores: int) -> int:
             env = dict(os.environ, PYTHONPATH=str(work / "workflow"))
             run(snakemake + ["--until", "fetch_raw"], work, env)  # copies from the test mirror, not timed
             cold, _ = run(snakemake, work, env)
-            jobs = sum(s for s, _, _ in stage_benchmarks(work / "results").values())
+            stages = stage_benchmarks(work / "results")
+            jobs = sum(s for s, _, _ in stages.values())
             noop, _ = run(snakemake, work, env)
         rows.append((n, cold, noop))
         print(
             f"  N = {n:3d}: {cold:7.1f} s cold, {cold / n:5.2f} s per study, no-op {noop:.1f} s; the jobs' own wall "
-            f"seconds {jobs:.1f} s ({jobs / cores:.1f} s on {cores} cores)",
+            f"seconds {jobs:.1f} s ({jobs / cores:.1f} s on {cores} cores), per stage: "
+            + ", ".join(f"{stage} {s:.1f}" for stage, (s, _, _) in stages.items()),
             flush=True,
         )
     base_n, base, _ = rows[0]
