@@ -193,11 +193,11 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
             f"column 'system_b' is empty in pairwise row {int(missing_b.to_numpy().argmax())}", file=source
         )
     is_rank = frame["response_type"] == "rank"
-    by_system = None if is_rank.all() else frame.duplicated(["study", "judgement_id", "system"])
-    by_rank = None if not is_rank.any() else frame.assign(value=values).duplicated(["study", "judgement_id", "value"])
-    duplicated = (
-        by_rank if by_system is None else by_system if by_rank is None else (~is_rank & by_system) | (is_rank & by_rank)
-    )
+    duplicated = pd.Series(False, index=frame.index)  # each check only where its rows are (rank or not)
+    if not is_rank.all():
+        duplicated |= ~is_rank & frame.duplicated(["study", "judgement_id", "system"])
+    if is_rank.any():
+        duplicated |= is_rank & frame.assign(value=values).duplicated(["study", "judgement_id", "value"])
     if duplicated.any():
         row = int(duplicated.to_numpy().argmax())
         raise HumevalError(

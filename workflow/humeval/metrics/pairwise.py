@@ -33,17 +33,17 @@ def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
 
 
 def preference_scores(votes: pd.DataFrame) -> pd.Series:
-    """Per system: +1 for each item it won, -1 for each it lost (ties score 0)."""
-    won_a = votes["vote"].clip(lower=0)
-    won_b = (-votes["vote"]).clip(lower=0)
-    as_a = pd.Series((won_a - won_b).to_numpy(), index=votes["system"])
-    as_b = pd.Series((won_b - won_a).to_numpy(), index=votes["system_b"])
-    return pd.concat([as_a, as_b]).groupby(level=0).sum()
+    """Per system: +1 for each item it won, -1 for each it lost (ties score 0): wins - losses of
+    :func:`humeval.metrics.generic.pairwise_tally` over the votes."""
+    tally = vote_tally(votes)
+    return tally["wins"] - tally["losses"]
 
 
-def appearances(votes: pd.DataFrame) -> pd.Series:
-    """Per system, the number of compared items it appears in."""
-    return pd.concat([votes["system"], votes["system_b"]]).value_counts()
+def vote_tally(votes: pd.DataFrame) -> pd.DataFrame:
+    """:func:`humeval.metrics.generic.pairwise_tally` of per-item votes (``vote`` as the pairwise value)."""
+    from humeval.metrics.generic import pairwise_tally
+
+    return pairwise_tally(votes.rename(columns={"vote": "value"}))
 
 
 def relative_preference(scores: pd.Series, denominator: float | pd.Series) -> pd.Series:
@@ -73,13 +73,14 @@ def relative_preference_numbers(
     if judgements.empty:
         raise HumevalError(f"metric relative_preference: no pairwise judgements on side {side!r}")
     votes = majority_vote(judgements)
-    scores = preference_scores(votes)
+    tally = vote_tally(votes)
+    scores = tally["wins"] - tally["losses"]
     labels = data.system_labels()
     unknown = sorted(set(scores.index) - set(labels))
     if unknown:
         raise HumevalError(f"metric relative_preference: system code(s) {unknown} are not in the config's systems")
     pct = relative_preference(scores, len(votes))
-    per_appearance = relative_preference(scores, appearances(votes))
+    per_appearance = relative_preference(scores, tally["n"])  # n: the compared items a system appears in
     rows = []
     for code, label in labels.items():
         if code not in scores.index:
