@@ -11,9 +11,9 @@ from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_forms, 
 from test_loader_prolific_webapp_sqlite import make_database, make_items
 from test_surveys import PARAMS as QUALTRICS_PARAMS
 
-from humeval.config import read_yaml
 from humeval.errors import HumevalError
 from humeval.loaders import get_loader
+from humeval.studyfile import read_yaml
 
 SHARDLOW = read_yaml(REPO / "config/studies/shardlow-2019-clinical-simplification.yaml")["extract"][0]["params"]
 REPORT = FIXTURES / "figure_eight_3_judgements.csv"

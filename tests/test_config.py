@@ -4,8 +4,9 @@ import pytest
 import yaml
 from helpers import REPO
 
-from humeval.config import load_config, load_study, raw_filename
+from humeval.config import load_config, load_study
 from humeval.errors import HumevalError
+from humeval.studyfile import raw_filename
 
 HOSKING = REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml"
 

@@ -19,10 +19,11 @@ from helpers import REPO, SUMMARY_LINES, mirror_file
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from humeval.config import load_study, raw_filename
+from humeval.config import load_study
 from humeval.errors import HumevalError
 from humeval.fetch import verify_fetched
 from humeval.loaders import get_loader
+from humeval.studyfile import raw_filename
 from humeval.tidy import JUDGEMENT_COLUMNS, validate_judgements
 
 pytestmark = pytest.mark.e2e

@@ -11,8 +11,8 @@ import yaml
 from helpers import copy_project, run_snakemake
 from scipy import stats
 
-from humeval.config import raw_filename
 from humeval.scale import SHAPES, SLOTS, mirror_path
+from humeval.studyfile import raw_filename
 
 pytestmark = pytest.mark.e2e
 SIZE = 5000  # 500 pairwise tasks: 10 careless participants, some of whom choose the distractor

@@ -16,8 +16,8 @@ from humeval.qra.qra3 import (
     pairwise_correlations,
     type1_measures,
 )
-from humeval.qra.qra3_layout import declared_tables
 from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
+from humeval.qra3_layout import declared_tables
 
 
 def test_type1_worked_check_of_qra3():

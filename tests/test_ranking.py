@@ -4,9 +4,10 @@ import pandas as pd
 import pytest
 from helpers import REPO
 
-from humeval.config import load_study, rank_count_rows, read_yaml
+from humeval.config import load_study, rank_count_rows
 from humeval.errors import HumevalError
 from humeval.metrics.ranking import average_rank, rank_counts
+from humeval.studyfile import read_yaml
 
 SHARDLOW = REPO / "config/studies/shardlow-2019-clinical-simplification.yaml"
 

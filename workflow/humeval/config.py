@@ -10,13 +10,14 @@ from __future__ import annotations
 import math
 import re
 from functools import cache
-from pathlib import Path, PurePosixPath
-from urllib.parse import unquote, urlparse
+from pathlib import Path
 
 import yaml
 
 from humeval.aggregates import rank_count_rows
 from humeval.errors import HumevalError
+from humeval.patterns import check_patterns
+from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
 
 def schema_dir() -> Path:
@@ -30,60 +31,6 @@ def schema_dir() -> Path:
 
 
 SCHEMA_DIR = schema_dir()
-
-
-#: The most YAML nodes a configuration file may expand to, aliases counted as often as they are used. The largest
-#: study file here (santhanam) expands to 3,312; an alias bomb of 9 levels of 9 aliases to 490 million.
-MAX_EXPANDED_NODES = 100_000
-
-
-def expanded_size(node, sizes: dict | None = None) -> int:
-    """How many nodes ``node`` stands for once every alias is written out (memoised: linear in the file)."""
-    sizes = {} if sizes is None else sizes
-    if id(node) not in sizes:
-        sizes[id(node)] = 0  # a recursive alias counts once
-        children = node.value if isinstance(node.value, list) else []
-        flat = [c for pair in children for c in (pair if isinstance(pair, tuple) else (pair,))]
-        sizes[id(node)] = 1 + sum(expanded_size(child, sizes) for child in flat)
-    return sizes[id(node)]
-
-
-class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """YAML's safe loader (libyaml's parser where PyYAML has it) that refuses a key given twice in one mapping
-    (the last would silently win) and a file whose aliases (``*name``) expand it past :data:`MAX_EXPANDED_NODES`
-    (an alias bomb: small on disk, it exhausts memory once anything walks it)."""
-
-    def get_single_data(self):
-        node = self.get_single_node()
-        if node is None:
-            return None
-        size = expanded_size(node)
-        if size > MAX_EXPANDED_NODES:
-            raise yaml.constructor.ConstructorError(
-                None,
-                None,
-                f"its aliases expand it to {size:,} values (at most {MAX_EXPANDED_NODES:,})",
-                node.start_mark,
-            )
-        return self.construct_document(node)
-
-    def construct_mapping(self, node, deep=False):
-        if isinstance(node, yaml.MappingNode):
-            seen = {}
-            for key_node, _ in node.value:
-                key = key_node.value
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None,
-                        None,
-                        f"key {key!r} appears twice in one mapping (first on line {seen[key]})",
-                        key_node.start_mark,
-                    )
-                seen[key] = key_node.start_mark.line + 1
-        return super().construct_mapping(node, deep)
-
-
-SafeLoader = StrictLoader
 
 
 @cache
@@ -131,27 +78,6 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
         )
 
 
-def read_yaml(path: str | Path) -> dict:
-    """Parse a YAML file; a syntax error names the file and line."""
-    try:
-        with open(path) as handle:
-            document = yaml.load(handle, Loader=SafeLoader)
-    except FileNotFoundError:
-        raise HumevalError("file not found", file=str(path)) from None
-    except yaml.YAMLError as exc:
-        raise HumevalError(f"not valid YAML: {' '.join(str(exc).split())}", file=str(path)) from None
-    if not isinstance(document, dict):
-        raise HumevalError("expected a mapping at the top level", file=str(path))
-    return document
-
-
-def raw_filename(entry: dict) -> str:
-    """Local file name of a raw input: ``<id><suffix of the URL path>`` (``database.db``)."""
-    suffixes = PurePosixPath(unquote(urlparse(entry["url"]).path)).suffixes
-    suffix = "".join(s for s in suffixes if len(s) <= 7 and s[1:].isalnum())
-    return entry["id"] + suffix
-
-
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express."""
     from humeval.vocabulary import registry
@@ -184,6 +110,7 @@ def check_references(study: dict, source: str) -> None:
         for role, raw_id in entry["inputs"].items():
             if raw_id not in raw_ids:
                 fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
+        check_patterns(entry.get("params", {}), f"extract.{k}.params", fail)
         if entry["loader"] == "tabular":
             reserved = registry("humeval.loaders.tabular", "RESERVED_CARRY")
             for name in entry.get("params", {}).get("carry", {}) or {}:
@@ -200,7 +127,7 @@ def check_references(study: dict, source: str) -> None:
     table_ids = [t["id"] for t in study["tables"]]
     if len(set(table_ids)) != len(table_ids):
         fail("key tables: duplicated table id")
-    from humeval.qra.qra3_layout import declared_tables
+    from humeval.qra3_layout import declared_tables
 
     # the tables each qra3 entry writes can be targeted too (a printed confidence interval of s*, say)
     table_ids += [t["id"] for entry in study.get("qra3", []) for t in declared_tables(entry)]
@@ -447,19 +374,6 @@ def check_qra3(study: dict, fail) -> None:
                     f"key qra3.{k}.criteria.{c}: experiment(s) {lacking} did not evaluate {criterion['name']!r}; say "
                     "how to treat that with missing: skip_experiment, or leave them out of experiments"
                 )
-
-
-def declare_qra3_tables(study: dict, fail) -> None:
-    """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new)."""
-    from humeval.qra.qra3_layout import declared_tables
-
-    known = {t["id"] for t in study["tables"]}
-    for k, entry in enumerate(study.get("qra3", [])):
-        for table in declared_tables(entry):
-            if table["id"] in known:
-                fail(f"key qra3.{k}.table: the table {table['id']!r} it writes is already declared under tables")
-            known.add(table["id"])
-            study["tables"].append(table)
 
 
 def load_study(path: str | Path) -> dict:

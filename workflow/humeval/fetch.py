@@ -18,6 +18,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 from humeval.errors import HumevalError
@@ -54,14 +55,30 @@ def allowed_hosts() -> set[str]:
 
 
 def check_url(url: str) -> None:
-    """Refuse a raw URL that is not ``https://raw.githubusercontent.com/...`` (or the allowed base URL's host),
-    or whose decoded path is empty or climbs (``..``, ``%2F..``, a backslash).
+    """Refuse a raw URL that is not exactly ``scheme://host/path`` (no user info, port, ``;params``, ``?query`` or
+    ``#fragment``: a mirror ignores them, so they would be provenance that says what was not fetched, and text that
+    reaches pages), whose host is not ``raw.githubusercontent.com`` (or the allowed base URL's host), or whose
+    decoded path is empty or climbs (``..``, ``%2F..``, a backslash).
+
+    >>> check_url("https://raw.githubusercontent.com/o/r/c/a.csv?x=</script>")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: raw URL 'https://raw.githubusercontent.com/o/r/c/a.csv?x=</script>': must be exactly scheme://host/path, without a query (?...)
 
     >>> check_url("https://raw.githubusercontent.com/o/r/c/a%2F..%2F..%2Fsecret")
     Traceback (most recent call last):
     humeval.errors.HumevalError: raw URL 'https://raw.githubusercontent.com/o/r/c/a%2F..%2F..%2Fsecret': its path leaves its folder (..)
     """
     parsed = urllib.parse.urlparse(url)
+    extras = {
+        "a query (?...)": parsed.query or "?" in url,
+        "a fragment (#...)": parsed.fragment or "#" in url,
+        "parameters (;...)": parsed.params,
+        "user info (user@)": "@" in parsed.netloc,
+        "white space or control characters": any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url),
+    }
+    for what, present in extras.items():
+        if present:
+            raise HumevalError(f"raw URL {url!r}: must be exactly scheme://host/path, without {what}")
     if parsed.scheme not in ("https", "http") or parsed.netloc not in allowed_hosts():
         raise HumevalError(
             f"raw URL {url!r}: host {parsed.netloc!r} is not allowed ({sorted(allowed_hosts())}; "
@@ -138,17 +155,46 @@ class _Retryable(Exception):
     """A transfer that may succeed when tried again (a server error, a dropped or stalled connection)."""
 
 
+@contextmanager
+def deadline(seconds: float):
+    """Within the block, a :class:`TimeoutError` once ``seconds`` have passed, wherever the block waits: connecting,
+    reading the headers a server sends one byte a second, or the body (a socket timeout covers one wait at a time
+    only). A real-time timer (``signal.setitimer``) where the block runs in the main thread, as a job's script
+    does; elsewhere (a thread) the socket timeout and the body's own deadline still hold."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError(f"timed out after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def _download_once(url: str, target: Path, timeout: float) -> None:
     import http.client
 
     request = urllib.request.Request(url, headers={"User-Agent": "humeval-repro"})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response, open(target, "wb") as out:
+        with (
+            deadline(timeout),
+            urllib.request.urlopen(request, timeout=timeout) as response,
+            open(target, "wb") as out,
+        ):
             total = int(response.headers.get("Content-Length") or 0)
             done, next_report = 0, 0.25
-            deadline = time.monotonic() + timeout  # the whole attempt, not each read (a server that drips)
+            ends = time.monotonic() + timeout  # the whole attempt, not each read (a server that drips)
             for block in iter(lambda: response.read1(_CHUNK), b""):  # what has arrived, so the deadline holds
-                if time.monotonic() > deadline:
+                if time.monotonic() > ends:
                     raise _Retryable(f"the transfer took longer than {timeout:g} s ({done} bytes)")
                 out.write(block)
                 done += len(block)

@@ -6,10 +6,11 @@ multiple-choice option is ``<field>-<k>`` with ``data`` true where it is ticked 
 (``"2. non-experts"``), and ``<field>-other_text`` holds what the evaluator wrote beside it. Per-criterion fields
 are keyed by the criterion's name; ``heds-criteria-criterion`` lists the criteria (in ``control``).
 
-:func:`read_datasheet` reads a datasheet as far as it goes: an unreadable file, a key of another shape or a value
-of the wrong type is skipped with a warning naming it, never an error. The section of names, affiliations and
-email addresses (``names_and_affiliations``) is never read, and any email address left in another field is
-removed. :data:`CONDITIONS` are the conditions that matter for QRA, with readable labels.
+:func:`read_datasheet` reads a datasheet as far as it goes: an unreadable, oversized or too deeply nested file, a
+key of another shape or a value of the wrong type is skipped with a warning naming it, never an error. Only the
+fields of :data:`CONDITIONS` (the conditions that matter for QRA, with readable labels) are read, by key: the
+section of names, affiliations and email addresses, and every other field, never are; an email address written
+into a condition's own text is removed besides (in any spelling :data:`EMAIL` knows).
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import json
 import re
 from pathlib import Path
 
-PERSONAL = "names_and_affiliations"
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+#: An email address in a condition's text, after NFKC folding (``＠`` is ``@``) and percent-decoding (``%40``):
+#: ``a@b.c``, ``mailto:a@b``, ``a@localhost``, ``a [at] b.c``, ``a(at)b``.
+EMAIL = re.compile(r"(mailto:)?[\w.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\w-]+(\.[\w-]+)*", re.IGNORECASE)
+#: The largest datasheet read (the HEDS form's own are 20-60 kB) and the deepest nesting (the form's is 3).
+MAX_BYTES, MAX_DEPTH = 5_000_000, 20
 OPTION = re.compile(r"^(?P<field>.+)-(?P<k>\d+)$")
 CRITERIA_KEY = "heds-criteria-criterion"
 
@@ -43,21 +47,48 @@ CONDITIONS = [
 
 
 def clean(text) -> str:
-    """One line of text, email addresses removed, the option number dropped (``2. non-experts`` -> ``non-experts``)."""
-    text = EMAIL.sub("[email removed]", " ".join(str(text).split()))
-    return re.sub(r"^\d+\.\s*", "", text)
+    """One line of text, email addresses removed, the option number dropped (``2. non-experts`` -> ``non-experts``).
+
+    >>> clean("2. ask mailto:a%40b.c, a [at] b.c, root@localhost or x＠y.z")
+    'ask [email removed], [email removed], [email removed] or [email removed]'
+    """
+    import unicodedata
+    from urllib.parse import unquote
+
+    text = unquote(unicodedata.normalize("NFKC", " ".join(str(text).split())))
+    return re.sub(r"^\d+\.\s*", "", EMAIL.sub("[email removed]", text))
+
+
+def depth(value, limit: int) -> int:
+    """How deeply ``value`` nests (at most ``limit + 1``: counting stops there), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if deepest > limit:
+            break
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else ()
+        stack.extend((child, level + 1) for child in children)
+    return deepest
 
 
 def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[str]]:
     """``({field: {criterion or "": text}}, warnings)``: ticked options joined with ``; `` (their other text after
     a colon), free text as given; the personal section skipped. Never raises for a malformed datasheet."""
     warnings: list[str] = []
+    name = Path(path).name
     try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            return {}, [f"{name}: larger than {MAX_BYTES:,} bytes; no conditions read"]
         document = json.loads(Path(path).read_text(encoding="utf-8"))
+    except RecursionError:
+        return {}, [f"{name}: nested more deeply than {MAX_DEPTH} levels; no conditions read"]
     except (OSError, UnicodeDecodeError, ValueError) as exc:
-        return {}, [f"{Path(path).name}: not a readable HEDS JSON ({type(exc).__name__}); no conditions read"]
+        return {}, [f"{name}: not a readable HEDS JSON ({type(exc).__name__}); no conditions read"]
     if not isinstance(document, dict):
-        return {}, [f"{Path(path).name}: expected a JSON object of heds-... keys; no conditions read"]
+        return {}, [f"{name}: expected a JSON object of heds-... keys; no conditions read"]
+    if depth(document, MAX_DEPTH) > MAX_DEPTH:
+        return {}, [f"{name}: nested more deeply than {MAX_DEPTH} levels; no conditions read"]
     options: dict[str, dict[str, list[str]]] = {}
     other: dict[str, dict[str, str]] = {}
     free: dict[str, dict[str, str]] = {}
@@ -66,8 +97,10 @@ def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[st
         if not isinstance(key, str) or not key.startswith("heds-"):
             warnings.append(f"skipped {str(key)[:60]!r}: not a heds- key")
             continue
-        if PERSONAL in key:
-            continue  # names, affiliations and emails of the people who filled it in: never read
+        match = OPTION.match(key)
+        field = key[: -len("-other_text")] if key.endswith("-other_text") else match["field"] if match else key
+        if field not in READ:
+            continue  # names, affiliations and emails, and every field no condition needs: never read
         if not isinstance(value, dict) or not isinstance(value.get("data", {}), dict):
             warnings.append(f"skipped {key}: expected {{data: {{...}}}}, got {type(value).__name__}")
             continue
@@ -79,7 +112,6 @@ def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[st
         if key.endswith("-other_text"):
             other[key[: -len("-other_text")]] = {str(c): clean(t) for c, t in data.items() if str(t).strip()}
             continue
-        match = OPTION.match(key)
         if match:
             labels = value.get("text", {}) if isinstance(value.get("text", {}), dict) else {}
             for criterion, ticked in data.items():
@@ -100,6 +132,10 @@ def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[st
     if criteria:
         values[CRITERIA_KEY] = {"": ", ".join(criteria)}
     return values, warnings
+
+
+#: The datasheet fields :func:`read_datasheet` reads: those of :data:`CONDITIONS`, no other.
+READ = {field for _, field, _ in CONDITIONS}
 
 
 def condition_rows(values: dict[str, dict[str, str]], criteria: list[str]) -> dict[tuple[str, str], str]:

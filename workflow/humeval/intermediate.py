@@ -1,22 +1,109 @@
-"""Reading the CSVs that one pipeline stage writes for the next (tidy tables, metric values, audit)."""
+"""The one writer and the one reader of every CSV the workflow writes (tidy tables, exclusion logs, metric values,
+the audit, paper tables, QRA3 inputs, summaries).
+
+A spreadsheet runs a cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return as a formula (CSV
+injection). :func:`write_csv` writes every such text cell with a leading ``'`` (the OWASP rule), and a text cell
+that starts with ``'`` itself with one more, so :func:`read_csv` takes exactly one ``'`` off every text cell that
+has one and the next stage sees the value the loader produced: a gold flag ``+`` is still ``+`` when an exclusion
+matches on it. A number written as text (``-8.67``) is no formula and is written as it is.
+"""
 
 from __future__ import annotations
 
+import csv
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 NUMERIC_COLUMNS = ("value", "published", "precision")
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+QUOTE = "'"
+
+
+def first_characters(values: np.ndarray) -> np.ndarray:
+    """Each cell's first character, by one numpy cast to one-character text (not a Python call per cell); a
+    missing cell reads ``N``, ``n`` or ``<``."""
+    return values.astype("U1")
+
+
+def neutralised(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as :func:`write_csv` writes it: text cells a spreadsheet would run as a formula, and text cells
+    that start with ``'``, prefixed with ``'``; numbers, and numbers written as text, unchanged. Only the columns
+    that change are copied.
+
+    >>> neutralised(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+", "'quoted", "ok"]}))["t"].tolist()
+    ["'=cmd|' /C calc'!A0", '-8.67', "'+", "''quoted", 'ok']
+    """
+    changed = {}
+    for column in frame.columns:
+        cells = frame[column]
+        if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
+            continue
+        values = cells.to_numpy(dtype=object)
+        first = first_characters(values)
+        quoted = first == QUOTE
+        risky = np.isin(first, FORMULA_START)
+        if risky.any():
+            candidates = np.flatnonzero(risky)
+            numbers = pd.to_numeric(pd.Series(values[candidates]).astype(str), errors="coerce")
+            risky[candidates[numbers.notna().to_numpy()]] = False
+        prefix = np.flatnonzero((risky | quoted) & pd.notna(values))
+        if len(prefix):
+            values = values.copy()
+            values[prefix] = [QUOTE + str(cell) for cell in values[prefix]]
+            changed[column] = pd.Series(values, index=frame.index)
+    return frame.assign(**changed) if changed else frame
+
+
+def restored(frame: pd.DataFrame) -> pd.DataFrame:
+    """The inverse of :func:`neutralised` on text read back: one leading ``'`` off every text cell that has one.
+
+    >>> restored(pd.DataFrame({"t": ["'=cmd", "''quoted", "-8.67", ""]}))["t"].tolist()
+    ['=cmd', "'quoted", '-8.67', '']
+    """
+    changed = {}
+    for column in frame.columns:
+        cells = frame[column]
+        if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
+            continue
+        values = cells.to_numpy(dtype=object)
+        quoted = np.flatnonzero((first_characters(values) == QUOTE) & pd.notna(values))
+        if len(quoted):
+            values = values.copy()
+            values[quoted] = [cell[1:] for cell in values[quoted]]
+            changed[column] = pd.Series(values, index=frame.index)
+    return frame.assign(**changed) if changed else frame
+
+
+def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
+    """Write ``frame`` as CSV with formula cells neutralised (:func:`neutralised`), header cells too; the row
+    labels as well when ``index`` (a paper table's rows)."""
+    if index:
+        frame = frame.reset_index().rename(columns={frame.index.name or "index": frame.index.name or ""})
+    header = neutralised(pd.DataFrame({"name": [str(c) for c in frame.columns]}))["name"]  # a paper table's columns
+    out = neutralised(frame).set_axis(list(header), axis=1)
+    # a bare carriage return is a line break to every CSV reader, but Python's writer quotes only fields with
+    # "\n": a file that holds one quotes every text field, so it reads back whole
+    carriage = any(
+        out[c].astype(str).str.contains("\r", regex=False).any()
+        for c in out.columns
+        if not pd.api.types.is_numeric_dtype(out[c])
+    ) or any("\r" in c for c in header)
+    out.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC if carriage else csv.QUOTE_MINIMAL)
 
 
 def read_csv(path: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """Read an intermediate CSV written by an earlier stage (only ``columns``, when given).
+    """Read a CSV that :func:`write_csv` wrote (only ``columns``, when given), each text cell as it was before
+    writing (:func:`restored`).
 
     Every column is read as text (so ``"true"``, ``"007"`` or ``"1e5"`` stay what the loader wrote),
     except the schema's numeric columns (``value``, ``published``, ``precision``); a metric that needs a
     loader's extra column as a number converts it explicitly.
     """
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], usecols=columns)
+    frame = restored(pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[""], usecols=columns))
+    header = restored(pd.DataFrame({"name": list(frame.columns)}))["name"]
+    frame = frame.set_axis(list(header), axis=1)
     for column in NUMERIC_COLUMNS:
         if column in frame.columns:
             frame[column] = pd.to_numeric(frame[column])

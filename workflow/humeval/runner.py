@@ -17,23 +17,21 @@ from collections.abc import Callable
 from humeval.errors import HumevalError
 
 
-class ConfigText(str):
-    """A config slice as params text (``config_slice`` in workflow/rules/common.smk) whose ``repr`` is its digest:
-    Snakemake records and compares params by ``repr``, so a changed published number reruns the job as before,
-    while a dry run's reason says ``<study config sha256 ...>`` instead of printing the whole slice twice."""
+def study_config(snakemake, param: str = "study") -> dict:
+    """The slice of the job's study config that its params name (``config_slice`` in workflow/rules/common.smk
+    puts the keys and their digest there, never the text): read from the study file and checked against that
+    digest (:func:`humeval.studyfile.job_study`)."""
+    from humeval.studyfile import job_study
 
-    def __repr__(self) -> str:
-        import hashlib
-
-        return f"<study config sha256 {hashlib.sha256(self.encode()).hexdigest()[:16]}>"
+    return job_study(snakemake.config, snakemake.wildcards.study, getattr(snakemake.params, param))
 
 
-def config_param(snakemake, name: str = "study"):
-    """A config param of the job (``config_slice`` in workflow/rules/common.smk), decoded: a Python literal with
-    ``<``, ``>`` and ``&`` escaped, because Snakemake's report embeds each job's params in an inline script."""
-    import ast
+def studies_config(snakemake, param: str = "configs") -> dict:
+    """``{study: slice}`` for every study of ``params.studies`` (the summary job), checked against the digest of
+    all of them that the params carry (:func:`humeval.studyfile.job_studies`)."""
+    from humeval.studyfile import job_studies
 
-    return ast.literal_eval(getattr(snakemake.params, name))
+    return job_studies(snakemake.config, list(snakemake.params.studies), getattr(snakemake.params, param))
 
 
 def stop_with_snakemake(interval: float = 0.2) -> None:
@@ -77,6 +75,26 @@ def _cmdline(process) -> list[str]:
         return []
 
 
+HOLD_ENV = "HUMEVAL_HOLD"
+
+
+def hold_for_test(rule: str) -> None:
+    """With ``$HUMEVAL_HOLD`` set to ``<rule>:<folder>``, a job of that rule, once its harness is in place, writes
+    ``<folder>/<rule>.held`` and waits (at most 10 minutes) until ``<folder>/<rule>.go`` exists. The fault tests
+    synchronise on these events (a run is surely mid-job when they kill it, lock it or interrupt it), never on
+    sleeps, so they hold on a loaded machine. Unset, it does nothing."""
+    import os
+    from pathlib import Path
+
+    wanted, _, folder = os.environ.get(HOLD_ENV, "").partition(":")
+    if wanted != rule or not folder:
+        return
+    Path(folder, f"{rule}.held").write_text(str(os.getpid()))
+    ends = time.monotonic() + 600
+    while not Path(folder, f"{rule}.go").exists() and time.monotonic() < ends:
+        time.sleep(0.05)
+
+
 def run(snakemake, main: Callable[[], None]) -> None:
     """Run ``main`` with logging to the rule's log file; exit 1 with a clear message on bad input."""
     terminal = sys.stderr
@@ -90,6 +108,7 @@ def run(snakemake, main: Callable[[], None]) -> None:
     label = f"{snakemake.rule} {dict(snakemake.wildcards.items())}"
     log.info("start %s", label)
     stop_with_snakemake()
+    hold_for_test(snakemake.rule)
     try:
         main()
     except HumevalError as exc:

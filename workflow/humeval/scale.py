@@ -33,7 +33,7 @@ from pathlib import Path
 import yaml
 
 from humeval.bench import ROOT, copy_tree
-from humeval.config import raw_filename
+from humeval.studyfile import raw_filename
 
 FLOOR = """
 import sys, pandas as pd

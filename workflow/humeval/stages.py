@@ -14,14 +14,15 @@ from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
-#: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader.
-SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py")
+#: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader and writer,
+#: the study-file reader (a job reads its slice of the study config) with the QRA3 tables it declares.
+SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile.py", "qra3_layout.py")
 
 #: Per stage (a rule of workflow/rules): package files and folders (ending in ``/``) besides :data:`SHARED`.
 STAGE_CODE: dict[str, tuple[str, ...]] = {
     "fetch_raw": ("fetch.py",),
     "published": ("fetch.py", "published.py"),
-    "extract": ("fetch.py", "loaders/", "tidy.py"),
+    "extract": ("fetch.py", "loaders/", "tidy.py", "patterns.py"),
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py", "qra/"),  # item_cv_star computes CV* (qra.precision)
     "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
@@ -45,7 +46,7 @@ def stage_sources(stage: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """The package source files of ``stage`` (sorted), the folders expanded to their ``.py`` files.
 
     >>> [p.name for p in stage_sources("figures")]
-    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'runner.py']
+    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'qra3_layout.py', 'runner.py', 'studyfile.py']
     """
     files: set[Path] = set()
     for entry in SHARED + STAGE_CODE[stage]:

@@ -156,9 +156,10 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
 QRA3_SUMMARY_COLUMNS = ["study", "table", "level", "criterion", "system", "experiments"]
 
 
-def conditions_differing(audit: pd.DataFrame, experiments: list[str] | None = None) -> str:
+def conditions_differing(audit: pd.DataFrame, experiments: list[str] | None = None, names: bool = True) -> str:
     """Per reproduction, how many of the conditions both it and O state differ, and which (from the audit's
-    ``condition`` rows, :mod:`humeval.heds`): ``R1: 1 of 3 (Recruitment and platform)``; empty without any.
+    ``condition`` rows, :mod:`humeval.heds`): ``R1: 1 of 3 (Recruitment and platform)``, without the names in
+    brackets when ``names`` is false; empty without any.
 
     >>> audit = pd.DataFrame({"table": "conditions", "status": "condition", "row": ["A", "A", "B", "B"],
     ...                       "column": ["O", "R1", "O", "R1"], "note": ["x", "y", "z", "Z"]})
@@ -179,7 +180,9 @@ def conditions_differing(audit: pd.DataFrame, experiments: list[str] | None = No
             for a, b in zip(both["O"], both[experiment])
         ]
         differ = [row for row, equal in zip(both.index, same) if not equal]
-        out.append(f"{experiment}: {len(differ)} of {len(both)}" + (f" ({', '.join(differ)})" if differ else ""))
+        out.append(
+            f"{experiment}: {len(differ)} of {len(both)}" + (f" ({', '.join(differ)})" if differ and names else "")
+        )
     return "; ".join(out)
 
 
@@ -190,7 +193,7 @@ def qra3_summary(
     criterion, study), the experiments compared, the QRA3 measures (columns as in the tables) and, on
     criterion rows, the notes saying why a measure is empty (``notes``: (study, table) -> lines). Criterion
     and study rows are always listed; a system row only where it holds a number."""
-    from humeval.qra.qra3_layout import QRA3_COLUMNS, table_rows
+    from humeval.qra3_layout import QRA3_COLUMNS, table_rows
 
     frames = []
     for study, audit in audits.items():
@@ -266,9 +269,21 @@ def evidence_counts(audit: pd.DataFrame) -> str:
     return ", ".join(f"{n} {c}" for c, n in classes.sort_index().items()) or "none"
 
 
-def rst_literal(text: str) -> str:
-    """``text`` as an RST inline literal, which RST does not interpret (backquotes made harmless)."""
-    return "``" + str(text).replace("`", "'") + "``" if str(text) else ""
+#: The characters a data-derived string may keep on the report's front page (RST): letters, digits, space and
+#: ``.,;:()/-``. None of them can start markup inline, and no line break can start a directive.
+RST_SAFE = re.compile(r"[^A-Za-z0-9 .,;:()/-]")
+
+
+def rst_text(text) -> str:
+    """``text`` as plain RST text: every character outside :data:`RST_SAFE` replaced by ``?``. The one way data
+    (study names, experiment ids, counts, the code version) reaches the front page, which Snakemake's report renders
+    with docutils: no backquote, asterisk, underscore, pipe or line break, so no inline markup, substitution,
+    reference, role or directive (``raw``, ``include``) can be formed from a config, an export or a datasheet.
+
+    >>> rst_text("crit\\n\\n.. raw:: html\\n\\n<script>")
+    'crit??.. raw:: html???script?'
+    """
+    return RST_SAFE.sub("?", str(text))
 
 
 def rst_table(header: list[str], rows: list[list[str]]) -> str:
@@ -301,8 +316,9 @@ def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: di
     """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: per study the
     audit counts (the numbers of ``results/summary/audit.csv``), the evidence classes of its diagnoses, the QRA3
     headline (study-level CV* and share of agreeing findings) and a link to its section; how many raw files were
-    verified, with a link to their list, the code version, and the conditions that differ from O's. Config and
-    datasheet text reaches it only in inline literals (rst_literal), which RST does not interpret."""
+    verified, with a link to their list, the code version, and how many conditions differ from O's. No text of a
+    config, an export or a datasheet is on it: only counts, study names and experiment ids, each through
+    :func:`rst_text`; the condition names are in each study's conditions table (an escaped HTML page)."""
     header = ["study", "match", "mis- match", "pub. only", "recomp. only", "pub. input", "diagnoses", "QRA3 CV* / agr."]
     rows = []
     for record in counts.to_dict("records"):
@@ -317,10 +333,10 @@ def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: di
         short = "-".join(study.split("-")[:2])  # author-year; the link goes to the study's section
         rows.append(
             [
-                f"`{short} <{study}_>`_",
-                *[str(record[s]) for s in STATUSES],
-                evidence_counts(audits[study]),
-                qra or "none",
+                f"`{rst_text(short)} <{rst_text(study)}_>`_",
+                *[rst_text(record[s]) for s in STATUSES],
+                rst_text(evidence_counts(audits[study])),
+                rst_text(qra or "none"),
             ]
         )
     return "\n".join(
@@ -337,15 +353,15 @@ def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: di
                 f"{sum(len(listed) for listed in raw.values())} raw files, each fetched from its pinned URL (or a "
                 "mirror) and verified against its sha256 before use: their list with checksums is `raw_files.html`_."
             ),
-            f"Code version (sha256 over the package sources, ``results/code_version.txt``): {rst_literal(code_version)}.",
+            f"Code version (sha256 over the package sources, ``results/code_version.txt``): {rst_text(code_version)}.",
             "",
             "Conditions of measurement that differ from O's, of those both experiments state (each study's",
-            "``conditions`` table, from its datasheets): "
+            "``conditions`` table, from its datasheets, names them): "
             + (
                 "; ".join(
-                    f"`{'-'.join(st.split('-')[:2])} <{st}_>`_ {rst_literal(d)}"
+                    f"`{rst_text('-'.join(st.split('-')[:2]))} <{rst_text(st)}_>`_ {rst_text(d)}"
                     for st, a in audits.items()
-                    if (d := conditions_differing(a))
+                    if (d := conditions_differing(a, names=False))
                 )
                 or "no study states any"
             )

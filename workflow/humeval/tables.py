@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from humeval.intermediate import write_csv
+
 PUBLISHED_MARK = "†"
 MISMATCH_MARK = "‡"
 ROUNDING_MARK = "§"
@@ -183,7 +185,7 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
     written = []
     for table in study["tables"]:
         paths = [outdir / f"{table['id']}.{suffix}" for suffix in ("csv", "md", "html")]
-        wide_table(audit, table).to_csv(paths[0])
+        write_csv(wide_table(audit, table), paths[0], index=True)
         paths[1].write_text(markdown_table(audit, table, rounding))
         paths[2].write_text(table_html(audit, table, study, rounding))
         written += paths
@@ -206,7 +208,7 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
         return None
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(outdir / "conditions.csv", index=False)
+    write_csv(frame, outdir / "conditions.csv")
     ids = [e["id"] for e in study["experiments"]]
     shown = frame.copy()
     for experiment in ids[1:]:

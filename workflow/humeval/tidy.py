@@ -61,6 +61,7 @@ _KEY_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "criteri
 #: (pinned) sha256, so only someone who holds the raw export can compute it.
 KEY_DOMAIN = b"humeval-repro pseudonym key v1\0"
 _KEY: ContextVar[bytes | None] = ContextVar("pseudonym_key", default=None)
+_IDS: ContextVar[dict | None] = ContextVar("pseudonymised_ids", default=None)
 
 
 def pseudonym_key(paths: list[str]) -> bytes:
@@ -104,45 +105,102 @@ def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
     return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def neutralise_formulas(frame: pd.DataFrame) -> pd.DataFrame:
-    """Text cells a spreadsheet would run as a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
-    carriage return, and not a number) prefixed with ``'`` (the OWASP rule for CSV injection), so opening a tidy
-    table in a spreadsheet runs nothing a raw export planted. Each cell's first character is read by one numpy
-    cast (to one-character text), not a Python call per cell; only the columns that change are copied.
-
-    >>> neutralise_formulas(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+HYPERLINK(x)", "ok"]}))["t"].tolist()
-    ["'=cmd|' /C calc'!A0", '-8.67', "'+HYPERLINK(x)", 'ok']
-    """
-    import numpy as np
-
-    changed = {}
-    for column in frame.columns:
-        cells = frame[column]
-        if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
-            continue
-        values = cells.to_numpy(dtype=object)
-        risky = np.flatnonzero(np.isin(values.astype("U1"), FORMULA_START))  # a missing cell reads "N", "n" or "<"
-        if len(risky):
-            numbers = pd.to_numeric(pd.Series(values[risky]).astype(str), errors="coerce")
-            formulas = risky[numbers.isna().to_numpy()]
-            if len(formulas):
-                values = values.copy()
-                values[formulas] = ["'" + str(cell) for cell in values[formulas]]
-                changed[column] = pd.Series(values, index=frame.index)
-    return frame.assign(**changed) if changed else frame
-
-
 def pseudonyms(ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}") -> pd.Series:
     """:func:`pseudonym` of every id in ``ids`` (``template`` formats the raw id first), computed once per distinct
-    id: a million judgements by two thousand raters cost two thousand HMACs, not a million."""
+    id: a million judgements by two thousand raters cost two thousand HMACs, not a million. Ids are text: a
+    missing or empty id is refused (never a participant ``nan``, nor two people merged into one ``""``). Within
+    :func:`collected_ids`, each raw id and its pseudonym are recorded for :func:`scrub_ids`."""
     import numpy as np
 
-    codes, distinct = pd.factorize(ids, use_na_sentinel=False)  # a missing id is pseudonymised as "nan", as before
+    codes, distinct = pd.factorize(ids, use_na_sentinel=True)
+    empty = (codes == -1) | np.isin(
+        codes, np.flatnonzero(pd.Series(distinct, dtype=object).astype(str).str.strip() == "")
+    )
+    if empty.any():
+        raise HumevalError(f"a participant id is missing or empty (row {ids.index[int(empty.argmax())]} of the export)")
     names = np.array([pseudonym(template.format(raw), salt, prefix) for raw in distinct], dtype=object)
+    collected = _IDS.get()
+    if collected is not None:
+        for raw, name in zip(distinct, names):
+            collected.setdefault(str(raw), name)
     return pd.Series(names[codes], index=ids.index, dtype=object)
+
+
+@contextmanager
+def collected_ids():
+    """Within the block, :func:`pseudonyms` records every raw id it pseudonymises: ``{raw id: pseudonym}``."""
+    collected: dict[str, str] = {}
+    token = _IDS.set(collected)
+    try:
+        yield collected
+    finally:
+        _IDS.reset(token)
+
+
+#: The shortest raw id that :func:`scrub_ids` looks for in text. Platform ids are long (the six studies': 7 to 36
+#: characters; Prolific 24, MTurk 13-14, Qualtrics 17); a study's own numbering is not (its annotators 0-4, its
+#: participants 42-938), and looking for ``3`` in free text would rewrite every 3.
+MIN_SCANNED_ID = 6
+#: Columns :func:`scrub_ids` leaves alone: fixed vocabularies, numbers and the pseudonyms themselves.
+NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
+
+
+def scrub_text(text: str, ids: dict[str, str]) -> str:
+    """``text`` (an error message that quotes an export's cells) with every raw id of at least
+    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, the longest first.
+
+    >>> scrub_text("row 3: item 'item-of-5f1a2b3c4d' appears twice", {"5f1a2b3c4d": "P1", "42": "P2"})
+    "row 3: item 'item-of-P1' appears twice"
+    """
+    for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r in text), key=len, reverse=True):
+        text = text.replace(raw, ids[raw])
+    return text
+
+
+def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
+    """The identifier firewall: every raw id of at least :data:`MIN_SCANNED_ID` characters that stands in a text
+    column of ``frame`` (a judgement id, an item, a carried free-text answer such as "my prolific id is 5f1a...")
+    replaced by its pseudonym (``ids``, from :func:`collected_ids`), whatever route brought it there.
+
+    Linear in the text: the distinct values of a column are joined and cut into runs of letters and digits once
+    (one regular-expression pass in C); only the ids whose longest such run is among them, or that have no run
+    of :data:`MIN_SCANNED_ID` characters (an e-mail address), are then replaced, in the values that hold them.
+
+    >>> scrub_ids(pd.DataFrame({"note": ["my id is 5f1a2b3c4d!", "ok 42"]}), {"5f1a2b3c4d": "P1", "42": "P2"})
+    ... # doctest: +NORMALIZE_WHITESPACE
+                    note
+    0  my id is P1!
+    1          ok 42
+    """
+    import re
+
+    import numpy as np
+
+    scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
+    if not scanned:
+        return frame
+    anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len) for raw in scanned}
+    changed = {}
+    for column in frame.columns:
+        if column in NOT_SCANNED or pd.api.types.is_numeric_dtype(frame[column]):
+            continue
+        codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
+        if not len(distinct):
+            continue
+        text = pd.Series(distinct, dtype=object).astype(str)
+        runs = set(re.findall(r"[A-Za-z0-9]+", "\n".join(text)))
+        present = [r for r in scanned if anchors[r] in runs or len(anchors[r]) < MIN_SCANNED_ID]
+        hit = False
+        for raw in sorted(present, key=len, reverse=True):  # a longer id first: it may contain a shorter one
+            holds = text.str.contains(raw, regex=False)
+            if holds.any():
+                text[holds] = text[holds].str.replace(raw, scanned[raw], regex=False)
+                hit = True
+        if hit:
+            values = np.asarray(text, dtype=object)[codes]
+            values[codes == -1] = None
+            changed[column] = pd.Series(values, index=frame.index, dtype=object)
+    return frame.assign(**changed) if changed else frame
 
 
 def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:

@@ -8,9 +8,9 @@ from snakemake.utils import validate
 
 try:
     import humeval
-    from humeval.config import load_study, raw_filename, validate_against
+    from humeval.config import load_study, validate_against
+    from humeval.studyfile import raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
-    from humeval.runner import ConfigText
     from humeval.stages import stage_sources
 except ImportError as exc:
     raise WorkflowError(
@@ -28,9 +28,8 @@ validate(config, schema="../schemas/config.schema.yaml")
 
 # Every enabled study's file, schema-validated and cross-checked (humeval.config): a mistake is one line naming
 # the file and the key, before any job runs.
-STUDY_DIR = Path(config.get("study_dir", "config/studies"))
 try:
-    STUDIES = {name: load_study(STUDY_DIR / f"{name}.yaml") for name in config["studies"]}
+    STUDIES = {name: load_study(study_path(config, name)) for name in config["studies"]}
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 
@@ -46,6 +45,28 @@ if not Path(RAW_DIR).resolve().is_relative_to(Path.cwd().resolve()) and not conf
         f"invalid configuration: config/config.yaml: key raw_dir: {RAW_DIR!r} lies outside the working directory; "
         "set raw_dir_outside_workdir: true if that is intended"
     )
+
+
+def check_writable(folder):
+    """Refuse, in one line before any job runs, a folder the workflow writes to that cannot be written (a
+    read-only mount, no permission, a full disk): a file is made and removed there (or in its nearest existing
+    parent), which is the only test that holds for root and for read-only file systems alike."""
+    import tempfile
+
+    probe = Path(folder).resolve()
+    while not probe.exists():
+        probe = probe.parent
+    try:
+        with tempfile.TemporaryFile(dir=probe):
+            pass
+    except OSError as exc:
+        raise WorkflowError(
+            f"cannot write to {folder}/ ({probe}): {exc.strerror or exc}; the results need a writable folder"
+        ) from None
+
+
+for folder in ("results", RAW_DIR):
+    check_writable(folder)
 # PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
 FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
 
@@ -56,21 +77,6 @@ wildcard_constraints:
 
 def results(study, path):
     return f"results/{study}/{path}"
-
-
-def get_raw_files(wildcards):
-    """The study's pinned raw files: id, url, sha256 and the local file name inside data/raw/<study>/."""
-    return [
-        {
-            "id": r["id"],
-            "url": r["url"],
-            "sha256": r.get("sha256"),
-            "git_blob": r.get("git_blob"),
-            "optional": r.get("optional", False),
-            "filename": raw_filename(r),
-        }
-        for r in STUDIES[wildcards.study]["raw"]
-    ]
 
 
 def code_for(stage):
@@ -100,28 +106,16 @@ def stage_priority(stage):
     return len(STAGES) - STAGES.index(stage)
 
 
-def report_safe(value):
-    """``value`` (plain config data) as a Python literal with ``<``, ``>`` and ``&`` written as ``\\x3c``, ``\\x3e``,
-    ``\\x26``, which only string literals hold: Snakemake's report embeds each job's params in an inline <script>,
-    where a config string holding ``</script>`` would end it and run what follows. The scripts decode it with
-    humeval.runner.config_param (``ast.literal_eval``), so every type, integer keys included, comes back as given.
-    A dry run's reason shows its digest, not the text (humeval.runner.ConfigText)."""
-    text = repr(value)
-    return ConfigText(text.replace("<", "\\x3c").replace(">", "\\x3e").replace("&", "\\x26"))
-
-
 def config_slice(*keys):
-    """Params function: only the parts of the study config a rule reads, so editing another part (a figure
-    option, a published number) does not rerun it; as report-safe text (:func:`report_safe`)."""
-    return lambda wildcards: report_safe(
-        {k: STUDIES[wildcards.study][k] for k in ("name", *keys) if k in STUDIES[wildcards.study]}
-    )
+    """Params function: the digest of the parts of the study config a rule reads (humeval.studyfile.slice_param),
+    so editing another part (a figure option, a published number) does not rerun it. The job reads the parts
+    itself (humeval.runner.study_config); no config text is in the params, so none is in the report."""
+    return lambda wildcards: slice_param(study_slice(STUDIES[wildcards.study], keys), keys)
 
 
-def get_published_files(wildcards):
-    """The raw files that hold published numbers (``published_files``), with their local names."""
-    wanted = {spec["raw"] for spec in STUDIES[wildcards.study].get("published_files", [])}
-    return [f for f in get_raw_files(wildcards) if f["id"] in wanted]
+def all_studies_slice(*keys):
+    """Params function of the summary: the digest of ``keys`` of every enabled study (humeval.runner.studies_config)."""
+    return lambda wildcards: slice_param({n: study_slice(s, keys) for n, s in STUDIES.items()}, keys)
 
 
 def get_final_output():

@@ -15,6 +15,5 @@ rule extract:
         "../../envs/humeval.yaml"
     params:
         study=config_slice("raw", "extract"),
-        files=get_raw_files,
     script:
         "../scripts/extract.py"

@@ -10,9 +10,9 @@ rule fetch_raw:
     conda:
         "../../envs/humeval.yaml"
     params:
-        # the files' URLs and checksums are provenance; where they are copied from (a mirror) is not, so the
-        # script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run with
-        # another mirror or none does not refetch
-        files=get_raw_files,
+        # the files' URLs and checksums (their digest) are provenance; where they are copied from (a mirror) is
+        # not, so the script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run
+        # with another mirror or none does not refetch
+        study=config_slice("raw"),
     script:
         "../scripts/fetch_raw.py"

@@ -14,7 +14,6 @@ rule published:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("published", "published_aggregates", "published_files"),
-        files=get_published_files,
+        study=config_slice("published", "published_aggregates", "published_files", "raw"),
     script:
         "../scripts/published.py"

@@ -70,9 +70,6 @@ rule summary:
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,
-        raw=lambda wildcards: report_safe({name: s["raw"] for name, s in STUDIES.items()}),
-        configs=lambda wildcards: report_safe(
-            {name: {k: s[k] for k in ("qra", "qra3") if k in s} for name, s in STUDIES.items()}
-        ),
+        configs=all_studies_slice("qra", "qra3", "raw"),
     script:
         "../scripts/summary.py"

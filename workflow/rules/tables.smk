@@ -35,7 +35,6 @@ rule tables:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("tables", "rounding", "experiments"),
-        files=get_raw_files,
+        study=config_slice("tables", "rounding", "experiments", "raw"),
     script:
         "../scripts/tables.py"

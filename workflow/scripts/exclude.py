@@ -2,16 +2,16 @@
 ones the log does not hold (humeval.intermediate.kept_judgements)."""
 
 from humeval.exclusions import exclude_study
-from humeval.intermediate import read_csv
-from humeval.runner import config_param, run
+from humeval.intermediate import read_csv, write_csv
+from humeval.runner import run, study_config
 
 
 def main():
     _, excluded, variants = exclude_study(
-        config_param(snakemake), read_csv(snakemake.input.judgements), read_csv(snakemake.input.participants)
+        study_config(snakemake), read_csv(snakemake.input.judgements), read_csv(snakemake.input.participants)
     )
-    excluded.to_csv(snakemake.output.exclusions, index=False)
-    variants.to_csv(snakemake.output.variants, index=False)
+    write_csv(excluded, snakemake.output.exclusions)
+    write_csv(variants, snakemake.output.variants)
 
 
 run(snakemake, main)

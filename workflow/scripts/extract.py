@@ -3,18 +3,21 @@
 import os
 
 from humeval.fetch import verify_fetched
+from humeval.intermediate import write_csv
 from humeval.loaders import extract_study
-from humeval.runner import config_param, run
-from humeval.tidy import neutralise_formulas
+from humeval.runner import run, study_config
+from humeval.studyfile import raw_files
 
 
 def main():
-    verify_fetched(snakemake.input.raw, snakemake.params.files, study=snakemake.wildcards.study)
-    raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in snakemake.params.files}
+    study = study_config(snakemake)
+    files = raw_files(study)
+    verify_fetched(snakemake.input.raw, files, study=snakemake.wildcards.study)
+    raw_paths = {f["id"]: f"{snakemake.input.raw}/{f['filename']}" for f in files}
     raw_paths = {raw_id: path for raw_id, path in raw_paths.items() if os.path.exists(path)}
-    judgements, participants = extract_study(config_param(snakemake), raw_paths)
-    neutralise_formulas(judgements).to_csv(snakemake.output.judgements, index=False)
-    neutralise_formulas(participants).to_csv(snakemake.output.participants, index=False)
+    judgements, participants = extract_study(study, raw_paths)
+    write_csv(judgements, snakemake.output.judgements)
+    write_csv(participants, snakemake.output.participants)
 
 
 run(snakemake, main)

@@ -1,12 +1,13 @@
 """Pinned raw exports of one study -> data/raw/<study>/, each sha256-verified (rule fetch_raw)."""
 
 from humeval.fetch import fetch_study, resolve_mirror
-from humeval.runner import run
+from humeval.runner import run, study_config
+from humeval.studyfile import raw_files
 
 
 def main():
     fetch_study(
-        snakemake.params.files,
+        raw_files(study_config(snakemake)),
         snakemake.output[0],
         mirror=resolve_mirror(snakemake.config.get("raw_mirror")),
         study=snakemake.wildcards.study,

@@ -2,13 +2,13 @@
 
 from humeval.figures import draw_figures
 from humeval.intermediate import read_csv
-from humeval.runner import config_param, run
+from humeval.runner import run, study_config
 
 
 def main():
     draw_figures(
         read_csv(snakemake.input.audit),
-        config_param(snakemake).get("figures", []),
+        study_config(snakemake).get("figures", []),
         snakemake.output.figures,
         tuple(snakemake.params.formats),
     )

@@ -1,15 +1,15 @@
 """Tidy judgements less the exclusions (+ published inputs) -> the study's metric values (rule metrics)."""
 
-from humeval.intermediate import kept_judgements, read_csv
+from humeval.intermediate import kept_judgements, read_csv, write_csv
 from humeval.metrics import metrics_study
-from humeval.runner import config_param, run
+from humeval.runner import run, study_config
 
 
 def main():
     inputs = snakemake.input
     tidy, exclusions = read_csv(inputs.judgements), read_csv(inputs.exclusions)
     values = metrics_study(
-        config_param(snakemake),
+        study_config(snakemake),
         kept_judgements(tidy, exclusions),
         tidy,
         read_csv(inputs.participants),
@@ -17,7 +17,7 @@ def main():
         read_csv(inputs.published),
         read_csv(inputs.variants),
     )
-    values.to_csv(snakemake.output.metrics, index=False)
+    write_csv(values, snakemake.output.metrics)
 
 
 run(snakemake, main)

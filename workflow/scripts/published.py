@@ -1,15 +1,18 @@
 """The study's published numbers (config strings, published files) -> intermediate/published.csv (rule published)."""
 
 from humeval.fetch import verify_fetched
+from humeval.intermediate import write_csv
 from humeval.published import published_numbers
-from humeval.runner import config_param, run
+from humeval.runner import run, study_config
+from humeval.studyfile import raw_files
 
 
 def main():
-    raw = snakemake.input.raw
-    verify_fetched(raw, snakemake.params.files, study=snakemake.wildcards.study)
-    raw_paths = {f["id"]: f"{raw}/{f['filename']}" for f in snakemake.params.files}
-    published_numbers(config_param(snakemake), raw_paths).to_csv(snakemake.output.published, index=False)
+    raw, study = snakemake.input.raw, study_config(snakemake)
+    files = raw_files(study, {spec["raw"] for spec in study.get("published_files", [])})
+    verify_fetched(raw, files, study=snakemake.wildcards.study)
+    raw_paths = {f["id"]: f"{raw}/{f['filename']}" for f in files}
+    write_csv(published_numbers(study, raw_paths), snakemake.output.published)
 
 
 run(snakemake, main)

@@ -3,8 +3,8 @@
 from pathlib import Path
 
 from humeval.html_tables import frame_html
-from humeval.intermediate import read_csv
-from humeval.runner import config_param, run
+from humeval.intermediate import read_csv, write_csv
+from humeval.runner import run, studies_config
 from humeval.summary import (
     audit_summary,
     claims_summary,
@@ -20,18 +20,18 @@ from humeval.tables import frame_markdown
 
 
 def main():
-    studies = snakemake.params.studies
+    studies, configs = snakemake.params.studies, studies_config(snakemake)
     audits = {s: read_csv(p) for s, p in zip(studies, snakemake.input.audits)}
     qra = qra_summary({s: read_csv(p) for s, p in zip(studies, snakemake.input.qra)})
-    claims = claims_summary(audits, config_param(snakemake, "configs"))
+    claims = claims_summary(audits, configs)
     counts, mismatches = audit_summary(audits)
     out = snakemake.output
-    qra.to_csv(out.qra, index=False)
+    write_csv(qra, out.qra)
     Path(out.qra_md).write_text("**QRA Types I and II across studies**\n\n" + frame_markdown(qra) + "\n")
-    claims.to_csv(out.claims, index=False)
+    write_csv(claims, out.claims)
     Path(out.claims_md).write_text("**Claims (QRA Type IV)**\n\n" + frame_markdown(claims) + "\n")
-    counts.to_csv(out.audit, index=False)
-    mismatches.to_csv(out.mismatches, index=False)
+    write_csv(counts, out.audit)
+    write_csv(mismatches, out.mismatches)
     Path(out.audit_md).write_text(
         "**Audit per study**\n\n" + frame_markdown(counts) + "\n\n**Mismatches and their "
         "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
@@ -39,8 +39,8 @@ def main():
     formats = tuple(snakemake.params.formats)
     cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
     notes = read_qra3_notes(dict(zip(studies, snakemake.input.qra3)))
-    qra3 = qra3_summary(audits, config_param(snakemake, "configs"), notes)
-    qra3.to_csv(out.qra3, index=False)
+    qra3 = qra3_summary(audits, configs, notes)
+    write_csv(qra3, out.qra3)
     Path(out.qra3_md).write_text(
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
     )
@@ -70,7 +70,7 @@ def main():
     for path, (frame, title, intro) in pages.items():
         Path(path).write_text(frame_html(frame, title, intro))
     code_version = Path(snakemake.input.code_version).read_text().split()[3]
-    raw = config_param(snakemake, "raw")
+    raw = {name: part["raw"] for name, part in configs.items()}
     Path(out.raw_html).write_text(
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )

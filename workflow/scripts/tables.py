@@ -8,20 +8,21 @@ import pandas as pd
 from humeval.audit import audit_study
 from humeval.fetch import verify_fetched
 from humeval.html_tables import audit_html
-from humeval.intermediate import read_csv
-from humeval.runner import config_param, run
+from humeval.intermediate import read_csv, write_csv
+from humeval.runner import run, study_config
+from humeval.studyfile import raw_files
 from humeval.tables import write_conditions, write_tables
 
 
 def main():
-    inputs, study = snakemake.input, config_param(snakemake)
+    inputs, study = snakemake.input, study_config(snakemake)
     audit = audit_study(study, read_csv(inputs.metrics), read_csv(inputs.qra), read_csv(inputs.published))
-    sheets = [f for f in snakemake.params.files if f["id"] in {e.get("datasheet") for e in study["experiments"]}]
+    sheets = raw_files(study, {e.get("datasheet") for e in study["experiments"]})
     verify_fetched(inputs.raw, sheets, study=study["name"])
     raw_paths = {f["id"]: f"{inputs.raw}/{f['filename']}" for f in sheets if Path(inputs.raw, f["filename"]).is_file()}
     conditions = write_conditions(study, raw_paths, snakemake.output.tables)
     audit = pd.concat([audit, conditions], ignore_index=True) if conditions is not None else audit
-    audit.to_csv(snakemake.output.audit, index=False)
+    write_csv(audit, snakemake.output.audit)
     Path(snakemake.output.audit_html).write_text(audit_html(audit, study["name"]))
     write_tables(study, audit, snakemake.output.tables)
 

@@ -94,7 +94,9 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
 
     ``raw_paths`` maps raw ids to the files that were fetched; an optional raw file that is absent is
     left out of its loader's inputs (the loader then computes what it can without it). Pseudonyms are keyed
-    with the study's required raw files (:func:`humeval.tidy.pseudonym_key`).
+    with the study's required raw files (:func:`humeval.tidy.pseudonym_key`); every raw participant id a loader
+    pseudonymised is replaced by its pseudonym wherever else it stands in the loader's tables
+    (:func:`humeval.tidy.scrub_ids`), so that no route of a loader or a config carries it out.
     """
     from humeval.tidy import keyed_pseudonyms, pseudonym_key
 
@@ -108,7 +110,7 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
     """The body of :func:`extract_study`, with the pseudonym key set."""
     import pandas as pd
 
-    from humeval.tidy import validate_judgements, validate_participants
+    from humeval.tidy import collected_ids, scrub_ids, scrub_text, validate_judgements, validate_participants
 
     judgements, participants = [], []
     for entry in study["extract"]:
@@ -120,7 +122,14 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
             log.warning("optional raw file %s is absent: side(s) needing it stay published only", raw_id)
         inputs = {role: raw_paths[raw_id] for role, raw_id in entry["inputs"].items() if raw_id in raw_paths}
         log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
-        j, p = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study["name"], side=entry["side"])
+        with collected_ids() as ids:
+            try:
+                j, p = get_loader(entry["loader"])(
+                    inputs, entry.get("params", {}), study=study["name"], side=entry["side"]
+                )
+            except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms too
+                raise HumevalError(scrub_text(str(exc), ids)) from None
+        j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)

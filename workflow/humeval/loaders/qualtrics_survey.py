@@ -30,6 +30,7 @@ from humeval.loaders.survey_common import (
     tidy_from_wide,
     yes_no,
 )
+from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 
 
@@ -37,7 +38,7 @@ def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> 
     """Response text per (context, position) from the question-text header row (first match of ``pattern``)."""
     texts = {}
     for text, (context, position, _) in zip(questions, layout.itertuples(index=False)):
-        match = re.search(pattern, str(text), flags=re.DOTALL)
+        match = config_pattern(pattern, dot_all=True).search(str(text))
         if match and (context, position) not in texts:
             texts[(context, position)] = re.sub(r"\s+", " ", match.group(1)).strip()
     return texts

@@ -60,13 +60,13 @@ that is not a number (after ``value_map``) or outside ``scale`` is an error nami
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet
+from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
@@ -79,7 +79,7 @@ def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> s
         if spec["column"] not in columns:
             raise HumevalError(f"{what}: no column {spec['column']!r} (columns: {columns})", file=path)
         return spec["column"]
-    pattern = re.compile(spec["pattern"], re.IGNORECASE)
+    pattern = config_pattern(spec["pattern"], ignore_case=True)
     hits = [c for c in columns if pattern.search(c)]
     if len(hits) != 1:
         raise HumevalError(
@@ -88,14 +88,38 @@ def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> s
     return hits[0]
 
 
+def read_json_lines(path: str) -> pd.DataFrame:
+    """JSON lines as text: every number as it is written (``12345678901234567`` stays those digits, never a float
+    that merges two raters), ``null`` or an absent key as an empty cell, and every string as it is (``"None"`` and
+    ``"nan"`` are text; only ``na_values`` makes a string missing)."""
+    import json
+
+    records = []
+    with open(path, encoding="utf-8") as handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
+            except (ValueError, RecursionError) as exc:
+                raise HumevalError(f"line {number}: not a JSON value ({type(exc).__name__})", file=path) from None
+            if not isinstance(record, dict):
+                raise HumevalError(f"line {number}: expected a JSON object, got {type(record).__name__}", file=path)
+            records.append(record)
+    frame = pd.DataFrame.from_records(records).astype(object)
+    # numbers arrive as their text (parse_int/parse_float), so a float here is pandas' mark of an absent key
+    return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
+
+
 def read_table(path: str, params: dict) -> pd.DataFrame:
-    """One export as text (no type guessing), with a clear error for what cannot be parsed."""
+    """One export as text (no type guessing), with a clear error for what cannot be parsed. No cell is missing
+    but an empty one, or one whose text ``na_values`` lists."""
     kind = params.get("format") or FORMATS.get(Path(path).suffix.lower(), "csv")
     try:
         if kind == "xlsx":
             frame = read_workbook_sheet(path, params.get("sheet", 0), dtype=str).fillna("")
         elif kind == "jsonl":
-            frame = pd.read_json(path, lines=True, dtype=False).astype(str).replace({"None": "", "nan": ""})
+            frame = read_json_lines(path)
         else:
             sep = params.get("sep", "\t" if kind == "tsv" else ",")
             frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
@@ -104,7 +128,8 @@ def read_table(path: str, params: dict) -> pd.DataFrame:
             raise
         raise HumevalError(f"cannot parse as {kind}: {exc}", file=path) from None
     frame.columns = [str(c) for c in frame.columns]
-    return frame
+    na_values = [str(v) for v in params.get("na_values", [])]
+    return frame.replace(na_values, "") if na_values else frame
 
 
 def joined(frame: pd.DataFrame, columns: list[str]) -> pd.Series:
@@ -232,7 +257,7 @@ def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Seri
         if "value" in spec:
             value = str(spec["value"])
         elif "file_pattern" in spec:
-            match = re.search(spec["file_pattern"], Path(path).name)
+            match = config_pattern(spec["file_pattern"]).search(Path(path).name)
             if not match or not match.groups():
                 raise HumevalError(
                     f"participant: file_pattern {spec['file_pattern']!r} finds no group in the file name", file=path
@@ -246,35 +271,50 @@ def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Seri
     return raw[find_column(list(raw.columns), spec, path, "participant")]
 
 
-def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str) -> pd.DataFrame:
-    """The columns every judged value of a row shares: rater, item, row, judgement, system_b, carried columns."""
+def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple[str, str]) -> pd.DataFrame:
+    """The columns every judged value of a row shares: rater, item, row, judgement, system_b, carried columns.
+    An item, judgement or carried column built from the participant column holds its pseudonym (``salt``: the
+    study and side :func:`pseudonyms` key it with), never the raw id; an empty participant is an error."""
     columns = list(raw.columns)
+    rater = participant_values(raw, params["participant"], path, role)
+    empty = rater.astype(str).str.strip() == ""
+    if empty.any():
+        raise HumevalError(
+            f"row {raw['_row'].iloc[int(empty.to_numpy().argmax())]}: the participant (rater) id is empty; every "
+            "judgement needs its rater (drop such rows with where, or name another participant column)",
+            file=path,
+        )
+    source = raw
+    spec = params["participant"]
+    if not (isinstance(spec, dict) and {"from", "file_pattern", "value"} & set(spec)):
+        column = find_column(columns, spec, path, "participant")
+        source = raw.assign(**{column: pseudonyms(rater, salt[0], template=f"{salt[1]}:{{}}")})
     base = pd.DataFrame(
         {
-            "rater": participant_values(raw, params["participant"], path, role),
-            "item": joined(raw, [find_column(columns, c, path, "item") for c in params["item"]]),
+            "rater": rater,
+            "item": joined(source, [find_column(columns, c, path, "item") for c in params["item"]]),
             "_row": raw["_row"],
         },
         index=raw.index,
     )
     if "judgement" in params:
-        base["_judgement"] = joined(raw, [find_column(columns, c, path, "judgement") for c in params["judgement"]])
+        base["_judgement"] = joined(source, [find_column(columns, c, path, "judgement") for c in params["judgement"]])
     if "system_b" in params:
         base["system_b"] = system_values(raw, params["system_b"], path, "system_b")
     for name, spec in params.get("carry", {}).items():
         carried = spec if isinstance(spec, list) else [spec]
-        base[name] = joined(raw, [find_column(columns, c, path, f"carry {name}") for c in carried])
+        base[name] = joined(source, [find_column(columns, c, path, f"carry {name}") for c in carried])
     return base
 
 
 SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
 
 
-def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "") -> pd.DataFrame:
+def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "", salt=("", "")) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
     columns = list(raw.columns)
     slotted = has_placeholder([params.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
-    base = None if slotted else base_rows(raw, params, path, role)
+    base = None if slotted else base_rows(raw, params, path, role, salt)
     shape = params.get("shape", "wide")
 
     def needed(key, value):  # shape-specific parameters: optional in general, required by their shape
@@ -303,7 +343,7 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "") -> pd.
         )
         frames.append(base.assign(value=numeric(raw[column], params, raw["_row"], column, path)))
     elif shape == "melt":
-        pattern = re.compile(needed("columns", params.get("columns")), re.IGNORECASE)
+        pattern = config_pattern(needed("columns", params.get("columns")), ignore_case=True)
         matched = [(c, pattern.search(c)) for c in columns]
         matched = [(c, m) for c, m in matched if m]
         if not matched:
@@ -313,7 +353,7 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "") -> pd.
             slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
             # a slot layout: column specs with {name} placeholders, filled from this header's named groups
             local = {**params, **{k: fill(params[k], groups, path) for k in SLOT_KEYS if k in params}}
-            part = base_rows(raw, local, path, role) if slotted or slots else base.copy()
+            part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
             criterion = groups.get("criterion") or params.get("criterion")
             part["criterion"] = criterion
             if groups.get("item"):
@@ -384,7 +424,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         if key is not None:
             raw = joined_with_key(raw, key, join, path)
         raw = keep_rows(raw, params.get("where", {}), path)
-        rows = long_rows(raw, params, path, role)
+        rows = long_rows(raw, params, path, role, (study, side))
         if "_judgement" not in rows:
             rows["_judgement"] = rows["_row"] + (":" + rows["criterion"].astype(str) if response_type != "rank" else "")
         frames.append(rows.assign(_file=path))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
+from humeval.intermediate import write_csv
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -121,6 +122,6 @@ def write_qra3_exports(exports: dict[str, dict], outdir: str | Path) -> None:
     for table, export in exports.items():
         folder = outdir / table
         folder.mkdir(exist_ok=True)
-        export["input"].to_csv(folder / "qra3_input.csv", index=False)
+        write_csv(export["input"], folder / "qra3_input.csv")
         (folder / "qra3_config.json").write_text(json.dumps(export["config"], indent=2) + "\n")
         (folder / "notes.txt").write_text("".join(f"{note}\n" for note in export["notes"]))

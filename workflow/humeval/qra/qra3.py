@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.qra.precision import c4
-from humeval.qra.qra3_layout import TYPE1_COLUMNS
+from humeval.qra3_layout import TYPE1_COLUMNS
 
 
 def type1_measures(scores, scale_starts_at: float = 0.0, over_correction: bool = False) -> dict[str, float]:

@@ -1,0 +1,174 @@
+"""Hostile input that must end in one clear line, never an internal error or exhausted memory: workbook zip bombs,
+formula cells, a full disk in a job, and hypothesis-generated study files (wrong types, missing keys, hostile
+strings) through the config checks that ``snakemake -n`` runs."""
+
+import copy
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from helpers import REPO, SUMMARY_LINES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from humeval.errors import HumevalError
+
+TEMPLATE = yaml.safe_load((REPO / "config/studies/_template.yaml").read_text())
+
+
+def test_a_workbook_zip_bomb_is_refused_before_it_is_unpacked(tmp_path):
+    from humeval.loaders import read_workbook_sheet
+
+    bomb = tmp_path / "bomb.xlsx"
+    with (
+        zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive,
+        archive.open("xl/worksheets/sheet1.xml", "w") as member,  # 60 MB of zeros pack into ~60 kB
+    ):
+        for _ in range(60):
+            member.write(b"0" * (1 << 20))
+    assert bomb.stat().st_size < 200_000
+    with pytest.raises(HumevalError, match="unpacks to 62,914,560 bytes.*zip bomb"):
+        read_workbook_sheet(str(bomb), 0)
+
+
+def test_a_full_disk_in_a_job_is_one_line_not_a_traceback(tmp_path, capsys):
+    import errno
+    from types import SimpleNamespace
+
+    from humeval.runner import run
+
+    job = SimpleNamespace(log=[str(tmp_path / "job.log")], rule="summary", wildcards={})
+
+    def main():
+        raise OSError(errno.ENOSPC, "No space left on device", "results/summary/qra.csv")
+
+    with pytest.raises(SystemExit) as exit_:
+        run(job, main)
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["humeval error in summary {}: No space left on device (results/summary/qra.csv)"]
+
+
+HOSTILE = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**12), 10**12),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=30),
+    st.sampled_from(
+        ["</script><img src=x onerror=alert(1)>", "../../etc/passwd", "=cmd|' /C calc'!A0", "1e999", "{x}"]
+    ),
+    st.lists(st.text(max_size=5), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+)
+
+
+def paths(node, prefix=()):
+    """Every (path, value) of a nested config."""
+    yield prefix, node
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from paths(value, (*prefix, key))
+    elif isinstance(node, list):
+        for k, value in enumerate(node):
+            yield from paths(value, (*prefix, k))
+
+
+PATHS = [p for p, _ in paths(TEMPLATE) if p]
+
+
+@st.composite
+def mutated_study(draw):
+    study = copy.deepcopy(TEMPLATE)
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(PATHS))
+        parent = study
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            if draw(st.booleans()) and isinstance(parent, dict):
+                parent.pop(path[-1], None)  # a missing key
+            else:
+                parent[path[-1]] = draw(HOSTILE)  # a wrong type or a hostile string
+        except (KeyError, IndexError, TypeError):
+            continue  # an earlier mutation removed the path
+    return study
+
+
+CASES = {"ran": 0, "valid": 0, "refused": 0}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(study=mutated_study())
+def test_generated_study_files_end_in_one_clear_line_or_load(tmp_path, study):
+    from humeval.config import load_study
+
+    path = Path(tmp_path) / "example-2025-ranking.yaml"
+    path.write_text(yaml.safe_dump(study, sort_keys=False, allow_unicode=True))
+    CASES["ran"] += 1
+    try:
+        load_study(path)
+        CASES["valid"] += 1
+    except HumevalError as exc:
+        CASES["refused"] += 1
+        assert "\n" not in str(exc) and str(path) in str(exc)
+
+
+def test_report_how_many_generated_study_files_ran():
+    if CASES["ran"]:
+        SUMMARY_LINES.append(
+            f"config fuzzing: {CASES['ran']} generated study files, {CASES['refused']} refused in one line, "
+            f"{CASES['valid']} valid, no internal error"
+        )
+
+
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (lambda text: text.replace("title:", "title: twice\ntitle:", 1), "key 'title' appears twice in one mapping"),
+        (
+            lambda text: text.replace(
+                "inputs: {report: report}", "inputs: {report: report}\n    x: &a [1, 1]\n    y: [*a, *a]"
+            ),
+            "unknown parameter",
+        ),
+        (lambda text: text.replace("sha256: ff7bb78f", "sha256: zz7bb78f"), "key raw.0.sha256"),
+        (
+            lambda text: text.replace("raw.githubusercontent.com", "evil.example.org"),
+            "host 'evil.example.org' is not allowed",
+        ),
+    ],
+)
+def test_hostile_study_files_through_a_dry_run_end_in_one_line(tmp_path, change, expected):
+    from helpers import copy_project, run_snakemake
+
+    workdir = copy_project(tmp_path / "project", ["example-2025-ranking"])
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    (workdir / "config/studies/example-2025-ranking.yaml").write_text(change(text))
+    result = run_snakemake(workdir, "-n")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and expected in output, output[-2000:]
+    assert "Traceback" not in output and "internal error" not in output
+    line = next(line for line in output.splitlines() if expected in line)
+    assert "example-2025-ranking.yaml" in line  # the one line names the file
+
+
+def test_formula_cells_of_an_export_are_neutralised_in_the_tidy_tables(tmp_path):
+    import pandas as pd
+
+    from humeval.tidy import neutralise_formulas
+
+    tidy = pd.DataFrame(
+        {
+            "item": ["=cmd|' /C calc'!A0", '+HYPERLINK("http://x")', "@SUM(A1)", "-2+3", "plain"],
+            "value": [1.0, -1.0, 2.0, 3.0, 4.0],
+            "system_b": ["-8.67", "", "\tTAB", "A", "B"],
+        }
+    )
+    path = tmp_path / "judgements.csv"
+    neutralise_formulas(tidy).to_csv(path, index=False)
+    back = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert back["item"].tolist() == ["'=cmd|' /C calc'!A0", '\'+HYPERLINK("http://x")', "'@SUM(A1)", "'-2+3", "plain"]
+    assert back["value"].tolist() == ["1.0", "-1.0", "2.0", "3.0", "4.0"]  # numbers stay numbers
+    assert back["system_b"].tolist()[:3] == ["-8.67", "", "'\tTAB"]  # a number written as text stays as it is

@@ -1,0 +1,203 @@
+"""Reading a study file: strict YAML (a key given twice, an alias bomb or a file nested too deep is refused), the
+raw files it pins, and the slice of it each job reads.
+
+The workflow validates every study file before any job runs (:mod:`humeval.config`). A job's params carry only the
+keys it reads and their digest (:func:`slice_param`), never config text; the job reads those keys from the file
+itself and checks them against the digest (:func:`job_study`). This module imports nothing of the package but its
+errors and the QRA3 table layout, so every job can read its study cheaply.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePosixPath
+from urllib.parse import unquote, urlparse
+
+import yaml
+
+from humeval.errors import HumevalError
+
+#: The most YAML nodes a configuration file may expand to, aliases counted as often as they are used. The largest
+#: study file here (santhanam) expands to 3,312; an alias bomb of 9 levels of 9 aliases to 490 million.
+MAX_EXPANDED_NODES = 100_000
+
+
+#: The deepest a configuration file may nest. The study files here nest at most 9 levels; the validation and every
+#: reader after it recurse once per level, so a file thousands of levels deep is refused before them.
+MAX_DEPTH = 64
+
+
+def expanded_measures(root) -> tuple[int, int]:
+    """``(size, depth)`` of a composed YAML node: how many nodes it stands for once every alias is written out,
+    and how deeply it nests. Iterative (no recursion, whatever the depth) and memoised per node (linear in the
+    file; a recursive alias counts once)."""
+    measures: dict[int, tuple[int, int]] = {}
+    stack = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        children = node.value if isinstance(node.value, list) else []
+        flat = [c for pair in children for c in (pair if isinstance(pair, tuple) else (pair,))]
+        if done:
+            known = [measures.get(id(c), (0, 0)) for c in flat]
+            measures[id(node)] = (1 + sum(s for s, _ in known), 1 + max((d for _, d in known), default=0))
+        elif id(node) not in measures:
+            measures[id(node)] = (0, 0)  # while its children are measured: a recursive alias counts once
+            stack.append((node, True))
+            stack.extend((c, False) for c in flat if id(c) not in measures)
+    return measures[id(root)]
+
+
+class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """YAML's safe loader (libyaml's parser where PyYAML has it) that refuses a key given twice in one mapping
+    (the last would silently win) and a file whose aliases (``*name``) expand it past :data:`MAX_EXPANDED_NODES`
+    (an alias bomb: small on disk, it exhausts memory once anything walks it)."""
+
+    def get_single_data(self):
+        node = self.get_single_node()
+        if node is None:
+            return None
+        size, depth = expanded_measures(node)
+        if depth > MAX_DEPTH:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"it nests {depth:,} levels deep (at most {MAX_DEPTH})", node.start_mark
+            )
+        if size > MAX_EXPANDED_NODES:
+            raise yaml.constructor.ConstructorError(
+                None,
+                None,
+                f"its aliases expand it to {size:,} values (at most {MAX_EXPANDED_NODES:,})",
+                node.start_mark,
+            )
+        return self.construct_document(node)
+
+    def construct_mapping(self, node, deep=False):
+        if isinstance(node, yaml.MappingNode):
+            seen = {}
+            for key_node, _ in node.value:
+                key = key_node.value
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"key {key!r} appears twice in one mapping (first on line {seen[key]})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line + 1
+        return super().construct_mapping(node, deep)
+
+
+SafeLoader = StrictLoader
+
+
+def read_yaml(path: str | Path) -> dict:
+    """Parse a YAML file; a syntax error names the file and line."""
+    try:
+        with open(path) as handle:
+            document = yaml.load(handle, Loader=SafeLoader)
+    except FileNotFoundError:
+        raise HumevalError("file not found", file=str(path)) from None
+    except RecursionError:  # PyYAML without libyaml composes recursively
+        raise HumevalError(f"not valid YAML: it nests more than {MAX_DEPTH} levels deep", file=str(path)) from None
+    except yaml.YAMLError as exc:
+        raise HumevalError(f"not valid YAML: {' '.join(str(exc).split())}", file=str(path)) from None
+    if not isinstance(document, dict):
+        raise HumevalError("expected a mapping at the top level", file=str(path))
+    return document
+
+
+def declare_qra3_tables(study: dict, fail) -> None:
+    """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new)."""
+    from humeval.qra3_layout import declared_tables
+
+    known = {t["id"] for t in study["tables"]}
+    for k, entry in enumerate(study.get("qra3", [])):
+        for table in declared_tables(entry):
+            if table["id"] in known:
+                fail(f"key qra3.{k}.table: the table {table['id']!r} it writes is already declared under tables")
+            known.add(table["id"])
+            study["tables"].append(table)
+
+
+def raw_filename(entry: dict) -> str:
+    """Local file name of a raw input: ``<id><suffix of the URL path>`` (``database.db``)."""
+    suffixes = PurePosixPath(unquote(urlparse(entry["url"]).path)).suffixes
+    suffix = "".join(s for s in suffixes if len(s) <= 7 and s[1:].isalnum())
+    return entry["id"] + suffix
+
+
+def raw_files(study: dict, ids: set[str] | None = None) -> list[dict]:
+    """The study's pinned raw files (those in ``ids`` when given): id, url, sha256 or git_blob, optional and the
+    local file name inside ``<raw_dir>/<study>/`` (:func:`raw_filename`)."""
+    return [
+        {
+            "id": r["id"],
+            "url": r["url"],
+            "sha256": r.get("sha256"),
+            "git_blob": r.get("git_blob"),
+            "optional": r.get("optional", False),
+            "filename": raw_filename(r),
+        }
+        for r in study["raw"]
+        if ids is None or r["id"] in ids
+    ]
+
+
+def study_path(config: dict, name: str) -> Path:
+    """The file of study ``name``: ``<study_dir>/<name>.yaml`` (``study_dir`` of the main config, relative to the
+    working directory)."""
+    return Path(config.get("study_dir") or "config/studies") / f"{name}.yaml"
+
+
+def study_slice(study: dict, keys: list[str]) -> dict:
+    """The parts of a study config one job reads: ``name`` and ``keys`` (those the study has)."""
+    return {k: study[k] for k in ("name", *keys) if k in study}
+
+
+def slice_param(parts: dict, keys: list[str]) -> str:
+    """What a job's params carry of the config: the keys it reads and the sha256 of their values (``name,raw
+    sha256:...``), never the text. Snakemake reruns a job whose params changed, so editing a published number
+    reruns the jobs that read it and no other; the report, which shows each job's params, holds no config text
+    (a URL or label there cannot become markup). The job reads its slice itself (:func:`job_study`).
+
+    >>> slice_param({"name": "s", "raw": []}, ["raw"])
+    'raw sha256:b33691f3afb23239'
+    """
+    import hashlib
+
+    digest = hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+    return f"{','.join(keys)} sha256:{digest}"
+
+
+def read_slice(config: dict, name: str, keys: list[str]) -> dict:
+    """The ``keys`` of study ``name`` as its file holds them (parsed, QRA3 tables declared), without validation:
+    :func:`job_study` checks them against the digest of what the workflow validated."""
+    study = read_yaml(study_path(config, name))
+    declare_qra3_tables(study, lambda message: None)
+    return study_slice(study, keys)
+
+
+def job_study(config: dict, name: str, param: str) -> dict:
+    """The slice of study ``name`` that a job's ``param`` (:func:`slice_param`) names, read from the study file.
+    Refused in one line when it is not the slice the workflow validated before any job ran (the file was edited
+    after the run started)."""
+    keys = param.split(" ")[0].split(",")
+    part = read_slice(config, name, keys)
+    if slice_param(part, keys) != param:
+        raise HumevalError(
+            f"the study file changed after this run started (keys {', '.join(keys)} differ from what was "
+            "validated): run Snakemake again",
+            file=str(study_path(config, name)),
+        )
+    return part
+
+
+def job_studies(config: dict, names: list[str], param: str) -> dict:
+    """``{name: slice}`` of several studies (the summary job), checked as :func:`job_study` against the digest of
+    the whole mapping."""
+    keys = param.split(" ")[0].split(",")
+    parts = {name: read_slice(config, name, keys) for name in names}
+    if slice_param(parts, keys) != param:
+        raise HumevalError(
+            f"a study file of {', '.join(names)} changed after this run started (keys {', '.join(keys)} differ "
+            "from what was validated): run Snakemake again"
+        )
+    return parts
