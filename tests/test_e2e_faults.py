@@ -19,8 +19,12 @@ STUDY = "hosking-2022-paraphrase-meaning"
 LONG = "santhanam-2019-dialogue-design"
 
 
-def start(workdir):
+def start(workdir, hold=None):
+    """Start a run in the background; with ``hold``, its job of that rule waits, once its harness (and the watch
+    on Snakemake) is in place, until :func:`release` (humeval.runner.hold_for_test)."""
     env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"} | raw_source() | package_path(workdir)
+    if hold:
+        env["HUMEVAL_HOLD"] = f"{hold}:{workdir}"
     return subprocess.Popen(
         [sys.executable, "-m", "snakemake", "--cores", "2"],
         cwd=workdir,
@@ -31,17 +35,27 @@ def start(workdir):
     )
 
 
-def wait_for(path, seconds=120):
+def wait_for(path, seconds=600):
+    """Wait for an event (a file appears); the bound is only a guard against a hang, not a timing assumption."""
     started = time.monotonic()
     while not path.exists() and time.monotonic() - started < seconds:
         time.sleep(0.05)
     assert path.exists(), path
 
 
+def held(workdir, rule):
+    """Wait until the run's ``rule`` job is holding (it is running, its harness in place)."""
+    wait_for(workdir / f"{rule}.held")
+
+
+def release(workdir, rule):
+    (workdir / f"{rule}.go").write_text("")
+
+
 def test_a_killed_run_is_completed_after_unlock(full_run, tmp_path):
     workdir = copy_project(tmp_path / "project", [STUDY])
-    process = start(workdir)
-    wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
+    process = start(workdir, hold="exclude")
+    held(workdir, "exclude")
     os.killpg(process.pid, signal.SIGKILL)  # Snakemake and every job it started, no cleanup
     process.wait()
     assert not (workdir / "results" / STUDY / "numbers.csv").exists()  # it really was cut short
@@ -58,11 +72,9 @@ def test_a_killed_run_is_completed_after_unlock(full_run, tmp_path):
 
 
 def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path):
-    workdir = copy_project(tmp_path / "project", [LONG])  # the longest study: the checks below run during it
-    first = start(workdir)
-    deadline = time.monotonic() + 120
-    while not list((workdir / ".snakemake/locks").glob("*.lock")) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    workdir = copy_project(tmp_path / "project", [LONG])
+    first = start(workdir, hold="extract")  # the first run waits in its extract job until the checks are done
+    held(workdir, "extract")
     locks = sorted((workdir / ".snakemake/locks").glob("*.lock"))
     assert locks
     dry = run_snakemake(workdir, "-n", env=raw_source())  # a dry run (parses the workflow) beside the live run
@@ -72,7 +84,8 @@ def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path)
     assert sorted((workdir / ".snakemake/locks").glob("*.lock")) == locks  # the live run's lock is untouched
     assert second.returncode != 0
     assert "LockException" in second.stderr and "--unlock" in second.stderr
-    assert first.wait(timeout=300) == 0  # the first run is not disturbed
+    release(workdir, "extract")
+    assert first.wait(timeout=600) == 0  # the first run is not disturbed
     assert (workdir / "results" / LONG / "numbers.csv").read_bytes() == (
         full_run / "results" / LONG / "numbers.csv"
     ).read_bytes()
@@ -95,12 +108,12 @@ def test_ctrl_c_stops_the_run_and_its_jobs_and_a_plain_rerun_completes(full_run,
     """SIGINT to the whole process group, as Ctrl-C in a terminal: Snakemake and its jobs stop (no process of the
     run is left), and the same command completes the run with the outputs of a full run."""
     workdir = copy_project(tmp_path / "project", [STUDY])
-    process = start(workdir)
-    wait_for(workdir / "results" / STUDY / "tidy/judgements.csv")
+    process = start(workdir, hold="exclude")
+    held(workdir, "exclude")
     assert session_processes(process.pid)  # Snakemake (and a job) are running
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(timeout=60) != 0
-    deadline = time.monotonic() + 10
+    assert process.wait(timeout=600) != 0
+    deadline = time.monotonic() + 120  # a guard against a hang; on an idle machine they stop within a second
     while session_processes(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert session_processes(process.pid) == []
@@ -129,16 +142,16 @@ def test_jobs_stop_when_snakemake_alone_is_killed_and_write_nothing_after(full_r
     """SIGKILL to Snakemake's process only (not its group): its running jobs end themselves within moments
     (the harness watches Snakemake) instead of writing outputs while a rerun starts."""
     workdir = copy_project(tmp_path / "project", [LONG])
-    process = start(workdir)
-    wait_for(workdir / "results/logs/metrics" / f"{LONG}.log", seconds=180)  # the longest job is running
+    process = start(workdir, hold="metrics")
+    held(workdir, "metrics")  # the metrics job runs, its watch on Snakemake in place
     assert job_processes(workdir)
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 120  # a guard against a hang; the watch looks every 0.2 s
     while job_processes(workdir) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert job_processes(workdir) == []
-    time.sleep(3)  # the metrics job took about 5 s: had it run on, it would have written by now
+    release(workdir, "metrics")  # had the job lived on, it would go on now; none does, so nothing can write
     assert not (workdir / "results" / LONG / "intermediate/metrics.csv").exists()
 
 

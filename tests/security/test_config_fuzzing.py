@@ -1,5 +1,5 @@
 """Hostile input that must end in one clear line, never an internal error or exhausted memory: workbook zip bombs,
-formula cells, a full disk in a job, and hypothesis-generated study files (wrong types, missing keys, hostile
+a full disk in a job, and hypothesis-generated study files (wrong types, missing keys, hostile
 strings) through the config checks that ``snakemake -n`` runs."""
 
 import copy
@@ -152,23 +152,3 @@ def test_hostile_study_files_through_a_dry_run_end_in_one_line(tmp_path, change,
     assert "Traceback" not in output and "internal error" not in output
     line = next(line for line in output.splitlines() if expected in line)
     assert "example-2025-ranking.yaml" in line  # the one line names the file
-
-
-def test_formula_cells_of_an_export_are_neutralised_in_the_tidy_tables(tmp_path):
-    import pandas as pd
-
-    from humeval.tidy import neutralise_formulas
-
-    tidy = pd.DataFrame(
-        {
-            "item": ["=cmd|' /C calc'!A0", '+HYPERLINK("http://x")', "@SUM(A1)", "-2+3", "plain"],
-            "value": [1.0, -1.0, 2.0, 3.0, 4.0],
-            "system_b": ["-8.67", "", "\tTAB", "A", "B"],
-        }
-    )
-    path = tmp_path / "judgements.csv"
-    neutralise_formulas(tidy).to_csv(path, index=False)
-    back = pd.read_csv(path, dtype=str, keep_default_na=False)
-    assert back["item"].tolist() == ["'=cmd|' /C calc'!A0", '\'+HYPERLINK("http://x")', "'@SUM(A1)", "'-2+3", "plain"]
-    assert back["value"].tolist() == ["1.0", "-1.0", "2.0", "3.0", "4.0"]  # numbers stay numbers
-    assert back["system_b"].tolist()[:3] == ["-8.67", "", "'\tTAB"]  # a number written as text stays as it is

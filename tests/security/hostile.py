@@ -1,0 +1,232 @@
+"""Generated hostile studies for the whole-pipeline adversarial run (tests/security/test_hostile_pipeline.py).
+
+A *case* is one export and its config entry (one experiment of a study): raters with platform-like ids (24 hex
+digits, 17-digit numbers, email addresses), system labels and experiment labels that are markup, formula cells or
+reStructuredText directives, items and free-text notes that carry raw ids, odd number spellings, a gold flag
+``+`` that an exclusion matches on, and a HEDS datasheet whose criterion names hold RST directives and whose
+contact fields hold email addresses. A *refused* case plants one defect (an empty rater id, a judgement given
+twice, a value that is no number) and must end its study in one line. Good cases are batched four to a study
+(experiments O, R1, R2, R3); a refused case has a study of its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import yaml
+from hypothesis import strategies as st
+
+MARKUP = [
+    "<img src=x onerror=alert(1)>",
+    "</script><script>alert(1)</script>",
+    "=1+1+cmd|' /C calc'!A0",
+    "+SUM(1)",
+    "-2+3",
+    "@HYPERLINK(x)",
+    "\tTAB",
+    "\rCR line",
+    "``x`` .. raw:: html",
+    ".. include:: /etc/passwd",
+    "a_ `link <javascript:alert(1)>`_",
+    "Ünïcödé ＜b＞",
+    '"quoted", comma',
+]
+BAD_KINDS = ("empty_id", "duplicate", "not_a_number")
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def raw_id(kind: str, k: int) -> str:
+    """A platform-like participant id: never shorter than the firewall's minimum, never a common word."""
+    digest = hashlib.sha256(f"{kind}{k}".encode()).hexdigest()
+    if kind == "hex":
+        return digest[:24]
+    if kind == "digits":
+        return str(10**16 + int(digest[:12], 16) % 9 * 10**15 + int(digest[12:20], 16) % 10**15)
+    return f"rater.{digest[:8]}@example.org"
+
+
+@st.composite
+def case(draw, index: int, bad: str | None = None):
+    """One experiment's export: rows of (rater, item, system, score, gold, note). Hypothesis draws the seed; the
+    content comes from a generator seeded with it and the case's index, so that a batch of 200 is varied from its
+    first example on (Hypothesis tries the simplest values first: every case would be alike)."""
+    import random
+
+    rng = random.Random(f"{draw(st.integers(0, 10**9))}:{index}:{bad}")
+    raters = [raw_id(rng.choice(["hex", "digits", "email"]), rng.randrange(10**9)) for _ in range(rng.randint(2, 4))]
+    systems = rng.sample(MARKUP, 2)
+    items = [f"item-{k}" for k in range(3)]
+    if rng.random() < 0.5:
+        items[0] = f"item-of-{raters[0]}"  # an item that carries a raw id
+    notes = [
+        "",
+        "my prolific id is {rater}",
+        "ask {other} about it",
+        '=HYPERLINK("http://x")',
+        "<b>b</b> .. raw::",
+        "ok",
+    ]
+    rows = []
+    for rater in raters:
+        for item in items:
+            for system in systems:
+                score = rng.choice(["1", "2", "3", "4", "5", " 4 ", "3.0", "+2", "1e0", ""])
+                note = rng.choice(notes).format(rater=rater, other=rng.choice(raters))
+                rows.append([rater, item, system, score, rng.choice(["", "", "+"]), note])
+    if bad == "empty_id":
+        rows[rng.randrange(len(rows))][0] = ""
+    elif bad == "duplicate":
+        rows.append(list(rows[rng.randrange(len(rows))]))
+    elif bad == "not_a_number":
+        rows[rng.randrange(len(rows))][3] = "four"
+    return {"raters": raters, "systems": systems, "rows": rows, "label": rng.choice(MARKUP), "bad": bad}
+
+
+def batch(good: int, bad: int):
+    """A strategy for the whole batch: ``good`` good cases and ``bad`` refused ones (the defects in turn)."""
+    return st.tuples(
+        st.tuples(*[case(k) for k in range(good)]),
+        st.tuples(*[case(good + k, BAD_KINDS[k % len(BAD_KINDS)]) for k in range(bad)]),
+    )
+
+
+def csv_text(rows: list[list[str]]) -> bytes:
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["PROLIFIC_PID", "item", "system", "score", "gold", "note"])
+    writer.writerows(rows)
+    return out.getvalue().encode()
+
+
+DATASHEET = {
+    "heds-criteria-criterion": {
+        "data": {},
+        "control": {"Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n": True},
+    },
+    "heds-sample_evaluators_design-evaluators-recruitment_method": {
+        "data": {"": "Prolific; contact mailto:a%40b.org, c[at]d.org, root@localhost or e＠f.org"}
+    },
+    "heds-names_and_affiliations-contact-email": {"data": {"": "secret.person@example.org"}},
+    "heds-names_and_affiliations-contact-name": {"data": {"": "Secret Person"}},
+    "heds-anything-else": {"data": {"": "sensitive@example.org <script>alert(1)</script>"}},
+}
+
+
+def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], per_study: int = 4) -> dict:
+    """Write the studies (config/studies/hostile-NNN.yaml) and their exports (into ``mirror``); return
+    ``{"good": [study names], "bad": {study: case}, "ids": set of raw ids, "cases": int}``."""
+    studies, ids = {"good": [], "bad": {}}, set()
+    groups = [good[k : k + per_study] for k in range(0, len(good), per_study)] + [[c] for c in bad]
+    for number, group in enumerate(groups):
+        name = f"hostile-{number:03d}"
+        experiments, raw, extract, all_systems = [], [], [], []
+        sheet = json.dumps(DATASHEET, ensure_ascii=False).encode()
+        for k, case in enumerate(group):
+            side = "O" if k == 0 else f"R{k}"
+            path = f"{name}/{side}.csv"
+            data = csv_text(case["rows"])
+            target = mirror / "github/hostile/exports" / COMMIT / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            raw.append(
+                {
+                    "id": f"export_{side}",
+                    "url": f"https://raw.githubusercontent.com/hostile/exports/{COMMIT}/{path}",
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "role": f"{side} ratings {case['label']}",
+                }
+            )
+            label = f"{side} {case['label']}"  # the side the tidy table names: markup too
+            experiment = {"id": side, "label": label, "citation": case["label"]}
+            if k == 0:
+                experiment["datasheet"] = "heds"
+            experiments.append(experiment)
+            extract.append(
+                {
+                    "side": label,
+                    "loader": "tabular",
+                    "inputs": {"ratings": f"export_{side}"},
+                    "params": {
+                        "shape": "long",
+                        "participant": "PROLIFIC_PID",
+                        "item": ["item"],
+                        "system": {"column": "system"},
+                        "criterion": "quality",
+                        "value": "score",
+                        "judgement": ["PROLIFIC_PID", "item", "system"],
+                        "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"]},
+                    },
+                }
+            )
+            all_systems += [s for s in case["systems"] if s not in all_systems]
+            ids |= set(case["raters"]) - {""}
+        target = mirror / "github/hostile/exports" / COMMIT / name / "heds.json"
+        target.write_bytes(sheet)
+        raw.append(
+            {
+                "id": "heds",
+                "url": f"https://raw.githubusercontent.com/hostile/exports/{COMMIT}/{name}/heds.json",
+                "sha256": hashlib.sha256(sheet).hexdigest(),
+                "role": "HEDS datasheet <script>alert(1)</script>",
+            }
+        )
+        sides = [e["label"] for e in experiments]
+        study = {
+            "name": name,
+            "title": f"Hostile study {number} {MARKUP[number % len(MARKUP)]}",
+            "experiments": experiments,
+            "raw": raw,
+            "extract": extract,
+            "exclusions": [
+                {"exclusion": "missing_value"},
+                {
+                    "exclusion": "drop_where",
+                    "params": {"column": "gold", "values": ["+"], "reason": "gold question <b>+</b>"},
+                },
+            ],
+            "metrics": [
+                {
+                    "metric": "describe",
+                    "table": "table1",
+                    "by": ["side", "system"],
+                    "stats": ["mean", "n"],
+                    "row": "{side}",
+                    "column": "{system}_{stat}",
+                }
+            ],
+            "tables": [
+                {
+                    "id": "table1",
+                    "title": "Means <script>alert(1)</script>",
+                    "row_header": "experiment",
+                    "rows": sides,
+                    "columns": [f"{s}_{stat}" for s in all_systems for stat in ("mean", "n")],
+                    "precision": {f"{s}_{stat}": 2 for s in all_systems for stat in ("mean", "n")},
+                }
+            ],
+            "published": [
+                {
+                    "table": "table1",
+                    "source": "Paper </script><img src=x onerror=alert(1)>, Table 1",
+                    "note": ".. include:: /etc/passwd =1+1",
+                    "evidence": "hypothesis",
+                    "cells": {sides[0]: {f"{all_systems[0]}_mean": "3.00"}},
+                }
+            ],
+        }
+        (workdir / "config/studies" / f"{name}.yaml").write_text(
+            yaml.safe_dump(study, sort_keys=False, allow_unicode=True)
+        )
+        if group[0]["bad"]:
+            studies["bad"][name] = group[0]
+        else:
+            studies["good"].append(name)
+    studies["ids"] = ids
+    studies["cases"] = len(good) + len(bad)
+    studies["groups"] = dict(zip([f"hostile-{n:03d}" for n in range(len(groups))], groups))
+    return studies

@@ -1,0 +1,81 @@
+"""Classes 3 and 6: one writer for every CSV the workflow writes, neutralising formula cells at write time and
+only there, so that what a later stage reads back (and matches on) is the value the loader produced."""
+
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from humeval.intermediate import read_csv, write_csv
+
+PACKAGE = Path(__file__).resolve().parents[2] / "workflow"
+HOSTILE = ["=cmd|' /C calc'!A0", '+HYPERLINK("http://x")', "@SUM(A1)", "-2+3", "\tTAB", "\rCR", "+", "'quoted", "plain"]
+
+
+def test_every_csv_the_workflow_writes_goes_through_the_one_writer():
+    writers = [
+        f"{path.relative_to(PACKAGE)}:{n}"
+        for path in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.smk")]
+        if path.name not in ("intermediate.py", "scale.py", "bench.py")  # the writer; the developer tools
+        for n, line in enumerate(path.read_text().splitlines(), 1)
+        if re.search(r"\.to_csv\(|csv\.writer\(", line)
+    ]
+    assert writers == [], f"CSV written around humeval.intermediate.write_csv: {writers}"
+
+
+def test_cells_header_and_row_labels_are_neutralised_on_disk_and_restored_when_read(tmp_path):
+    frame = pd.DataFrame({"item": HOSTILE, "value": range(len(HOSTILE)), "=SUM(1)": ["-8.67"] * len(HOSTILE)})
+    path = tmp_path / "t.csv"
+    write_csv(frame, path)
+    raw = pd.read_csv(path, dtype=str, keep_default_na=False)
+    assert list(raw.columns) == ["item", "value", "'=SUM(1)"]
+    assert raw["item"].tolist() == [
+        "'=cmd|' /C calc'!A0",
+        '\'+HYPERLINK("http://x")',
+        "'@SUM(A1)",
+        "'-2+3",
+        "'\tTAB",
+        "'\rCR",
+        "'+",
+        "''quoted",
+        "plain",
+    ]
+    assert raw["'=SUM(1)"].tolist() == ["-8.67"] * len(HOSTILE)  # a number written as text stays as it is
+    back = read_csv(path)
+    assert back["item"].tolist() == HOSTILE and list(back.columns) == ["item", "value", "=SUM(1)"]
+    table = pd.DataFrame({"-x_mean": [1.5]}, index=pd.Index(["=row"], name="experiment"))
+    write_csv(table, tmp_path / "table.csv", index=True)
+    assert (tmp_path / "table.csv").read_text().splitlines() == ["experiment,'-x_mean", "'=row,1.5"]
+
+
+def test_an_exclusion_matches_the_value_the_export_held_after_the_round_trip(tmp_path):
+    """A raw gold flag ``+`` with ``drop_where values: ["+"]``: the tidy table on disk holds ``'+``, the exclude
+    stage reads ``+`` back and drops the judgement (on d9d9851 it dropped nothing, and a mean changed)."""
+    from humeval.exclusions import exclude_study
+
+    tidy = pd.DataFrame(
+        {
+            "study": "s",
+            "side": "O",
+            "judgement_id": ["j1", "j2"],
+            "participant": ["P1", "P2"],
+            "item": "i",
+            "criterion": "c",
+            "response_type": "rating",
+            "system": "A",
+            "system_b": "",
+            "value": [1.0, 5.0],
+            "gold": ["+", ""],
+        }
+    )
+    write_csv(tidy, tmp_path / "judgements.csv")
+    assert "'+" in (tmp_path / "judgements.csv").read_text()
+    study = {
+        "exclusions": [{"exclusion": "drop_where", "params": {"column": "gold", "values": ["+"], "reason": "gold"}}]
+    }
+    kept, excluded, _ = exclude_study(
+        study,
+        read_csv(tmp_path / "judgements.csv"),
+        pd.DataFrame({"study": "s", "side": "O", "participant": ["P1", "P2"]}),
+    )
+    assert excluded["judgement_id"].tolist() == ["j1"] and kept["value"].tolist() == [5.0]

@@ -1,0 +1,114 @@
+"""The whole pipeline, extract to report, on generated hostile studies (tests/security/hostile.py), batched in one
+Snakemake run: after it, no raw id in any output, log or the report; nothing live in the report (no markup of the
+data unescaped, no directive run, no local file embedded); no formula cell in any CSV; no traceback; every good
+study complete with the means a direct pandas computation on its raw export gives, and every refused study
+stopped in exactly one line that names it."""
+
+import csv
+import shutil
+
+import pandas as pd
+import pytest
+import yaml
+from helpers import SUMMARY_LINES, copy_project, run_snakemake
+from hostile import BAD_KINDS, batch, write_batch
+from hypothesis import HealthCheck, Phase, given, settings
+
+from humeval.intermediate import read_csv
+
+pytestmark = pytest.mark.e2e
+
+GOOD, BAD = 160, 45  # 205 cases: 40 studies of four experiments, 45 studies refused in one line
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def is_number(text: str) -> bool:
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def formula_cells(root) -> list[str]:
+    """Every CSV cell under ``root`` that a spreadsheet would run (``file: cell``)."""
+    found = []
+    for path in root.rglob("*.csv"):
+        with open(path, newline="", encoding="utf-8") as handle:
+            for row in csv.reader(handle):
+                found += [f"{path.name}: {c!r}" for c in row if c.startswith(FORMULA) and not is_number(c)]
+    return found
+
+
+def expected_means(case: dict) -> dict:
+    """Mean score per system of one export, computed directly: empty scores and gold rows (``+``) left out."""
+    raw = pd.DataFrame(case["rows"], columns=["rater", "item", "system", "score", "gold", "note"])
+    kept = raw[(raw["score"].str.strip() != "") & (raw["gold"] != "+")]
+    return kept.assign(score=pd.to_numeric(kept["score"].str.strip())).groupby("system")["score"].mean().to_dict()
+
+
+@settings(
+    max_examples=1, deadline=None, derandomize=True, phases=[Phase.generate], suppress_health_check=list(HealthCheck)
+)
+@given(cases=batch(GOOD, BAD))
+def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
+    from test_e2e_privacy import report_data
+
+    tmp = tmp_path_factory.mktemp("hostile")
+    good, bad = cases
+    workdir = copy_project(tmp / "project", [])
+    mirror = tmp / "mirror"
+    made = write_batch(workdir, mirror, list(good), list(bad))
+    env = {"HUMEVAL_RAW_MIRROR": str(mirror)}
+    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    main["studies"] = made["good"] + list(made["bad"])
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main))
+
+    run = run_snakemake(workdir, "--keep-going", env=env, timeout=3000)
+    output = run.stdout + run.stderr
+    assert run.returncode != 0 and "Traceback" not in output and "internal error" not in output, output[-3000:]
+    for study, case in made["bad"].items():
+        lines = [line for line in output.splitlines() if line.startswith("humeval error") and f"'{study}'" in line]
+        assert len(lines) == 1, (study, case["bad"], lines)
+        assert not (workdir / "results" / study / "numbers.csv").exists()
+    for study in made["good"]:
+        audit = read_csv(workdir / "results" / study / "numbers.csv")  # as the pipeline reads it back
+        for side_number, case in enumerate(made["groups"][study]):
+            side = f"{'O' if side_number == 0 else f'R{side_number}'} {case['label']}"
+            for system, mean in expected_means(case).items():
+                cell = audit[
+                    (audit["table"] == "table1") & (audit["row"] == side) & (audit["column"] == f"{system}_mean")
+                ]
+                assert len(cell) == 1, (study, side, system)
+                assert float(cell["value"].iloc[0]) == pytest.approx(mean, rel=1e-12), (study, side, system)
+
+    main["studies"] = made["good"]  # the summary and the report over every study that completed
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main))
+    summary = run_snakemake(workdir, env=env, timeout=3000)
+    assert summary.returncode == 0, summary.stderr[-3000:]
+    report = run_snakemake(workdir, "--report", "results/report.html", env=env, timeout=3000)
+    assert report.returncode == 0, report.stderr[-3000:]
+
+    html = (workdir / "results/report.html").read_text(errors="ignore")
+    data = report_data(workdir / "results/report.html")
+    assert "root:x:0" not in html and "/bin/bash" not in html  # no local file embedded
+    for live in ("onerror=alert(1)>", "<script>alert(1)", "</script><img"):
+        assert live not in html and live not in data, live  # data markup only ever escaped
+    assert "include:: /etc/passwd" not in (workdir / "results/summary/overview.rst").read_text()
+    leaks = {
+        str(path.relative_to(workdir)): sorted(i for i in made["ids"] if i in text)
+        for path in (workdir / "results").rglob("*")
+        if path.is_file() and path.suffix in {".csv", ".md", ".html", ".txt", ".log", ".rst", ".json", ".tsv"}
+        for text in [data if path.name == "report.html" else path.read_text(errors="ignore")]
+        if any(i in text for i in made["ids"])
+    }
+    assert not leaks, leaks
+    for secret in ("secret.person@example.org", "Secret Person", "sensitive@example.org", "a@b.org", "c[at]d.org"):
+        assert secret not in html and secret not in data
+    assert not formula_cells(workdir / "results"), formula_cells(workdir / "results")[:10]
+    refused = {kind: sum(c["bad"] == kind for c in made["bad"].values()) for kind in BAD_KINDS}
+    SUMMARY_LINES.append(
+        f"hostile pipeline: {made['cases']} generated cases ({len(good)} good in {len(made['good'])} studies, "
+        f"{len(bad)} refused in one line: {refused}) through extract to report, no finding"
+    )
+    shutil.rmtree(tmp, ignore_errors=True)

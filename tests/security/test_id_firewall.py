@@ -1,0 +1,131 @@
+"""Classes 4, 5, 7, 8 and 9: raw participant ids leave extraction only as pseudonyms, whatever route a config or
+an export gives them (one test per route), ids are text, an empty id is one line naming the file and row, and a
+datasheet's contact fields are never read."""
+
+import json
+
+import pandas as pd
+import pytest
+
+from humeval.errors import HumevalError
+from humeval.loaders import extract_study
+
+PID = ["5f1a2b3c4d5e6f7a8b9c0d1e", "60aa11bb22cc33dd44ee55ff"]
+
+
+def extract(tmp_path, rows, params, name="export.csv", text=None):
+    """Run the tabular loader through extraction (where the firewall stands) on one export."""
+    path = tmp_path / name
+    if text is None:
+        pd.DataFrame(rows).to_csv(path, index=False)
+    else:
+        path.write_text(text)
+    study = {
+        "name": "s",
+        "raw": [{"id": "export"}],
+        "extract": [{"side": "O", "loader": "tabular", "inputs": {"ratings": "export"}, "params": params}],
+    }
+    return extract_study(study, {"export": str(path)})
+
+
+def everything(*frames) -> str:
+    return "\n".join(frame.astype(str).to_csv() for frame in frames)
+
+
+BASE = {
+    "shape": "long",
+    "participant": "PROLIFIC_PID",
+    "item": ["item"],
+    "system": {"column": "system"},
+    "criterion": "quality",
+    "value": "score",
+}
+ROWS = [
+    {"PROLIFIC_PID": PID[0], "item": "i1", "system": "A", "score": 1, "comment": f"my prolific id is {PID[0]}"},
+    {"PROLIFIC_PID": PID[1], "item": "i1", "system": "A", "score": 2, "comment": f"not {PID[0]}, I am {PID[1]}!"},
+]
+
+
+@pytest.mark.parametrize(
+    "route",
+    [
+        {"judgement": ["PROLIFIC_PID", "item"]},  # a judgement id built from the participant column
+        {"carry": {"note": "PROLIFIC_PID"}},  # the participant column carried under another name
+        {"carry": {"note": ["item", "PROLIFIC_PID"]}},  # ... joined with another column
+        {"item": ["item", "PROLIFIC_PID"]},  # an item built from it
+        {"carry": {"comment": "comment"}},  # free text that writes the id out
+    ],
+)
+def test_no_route_carries_a_raw_id_out_of_extraction(tmp_path, route):
+    judgements, participants = extract(tmp_path, ROWS, {**BASE, **route})
+    text = everything(judgements, participants)
+    assert not [p for p in PID if p in text], text
+    pseudonyms = sorted(judgements["participant"].unique())
+    assert len(pseudonyms) == 2
+    if "carry" in route and "comment" in route["carry"]:  # each id replaced by its own pseudonym
+        own = dict(zip(judgements["participant"], judgements["comment"]))
+        first, second = (judgements["participant"].iloc[k] for k in (0, 1))
+        assert own[first] == f"my prolific id is {first}" and own[second] == f"not {first}, I am {second}!"
+
+
+def test_a_short_study_number_is_not_rewritten_in_text(tmp_path):
+    """Ids shorter than MIN_SCANNED_ID (a study's own numbering, 0-4) are not looked for in text: a 3 stays 3."""
+    rows = [{"PROLIFIC_PID": "3", "item": "i3", "system": "A", "score": 1, "comment": "item 3 of 3"}]
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})
+    assert judgements["comment"].tolist() == ["item 3 of 3"] and judgements["item"].tolist() == ["i3"]
+
+
+def test_json_lines_ids_are_text_and_a_null_id_is_one_line(tmp_path):
+    """17-digit numeric ids stay two raters when another row's id is null (float64 merged them on d9d9851), and
+    the null id is an error naming the file and row, not a participant 'nan'."""
+    lines = [
+        {"rater": 12345678901234567, "item": "i", "system": "A", "score": 1},
+        {"rater": 12345678901234568, "item": "i", "system": "A", "score": 2},
+    ]
+    text = "\n".join(json.dumps(line) for line in lines) + "\n"
+    params = {**BASE, "participant": "rater"}
+    judgements, participants = extract(tmp_path, None, params, "export.jsonl", text)
+    assert len(participants) == 2 and judgements["value"].tolist() == [1.0, 2.0]
+    with pytest.raises(HumevalError, match=r"export\.jsonl.*row ratings:4: the participant \(rater\) id is empty"):
+        extract(tmp_path, None, params, "export.jsonl", text + json.dumps({**lines[0], "rater": None}) + "\n")
+
+
+def test_empty_rater_cells_of_two_raters_are_one_line_not_one_merged_participant(tmp_path):
+    rows = [
+        {"PROLIFIC_PID": "", "item": "i1", "system": "A", "score": 1},
+        {"PROLIFIC_PID": "", "item": "i2", "system": "A", "score": 5},
+    ]
+    with pytest.raises(HumevalError, match=r"export\.csv: row ratings:2: the participant \(rater\) id is empty"):
+        extract(tmp_path, rows, BASE)
+
+
+def test_no_string_is_missing_unless_the_config_says_so(tmp_path):
+    """JSON lines: "None", "nan" and "NaN" are text alike (a value "nan" is refused, as "NaN" was), and a carried
+    "None" stays "None"; with na_values: [nan] the value is an empty rating, which missing_value logs."""
+    lines = [{"rater": "r0000001", "item": "i", "system": "A", "score": "nan", "note": "None"}]
+    text = json.dumps(lines[0]) + "\n"
+    params = {**BASE, "participant": "rater", "carry": {"note": "note"}}
+    with pytest.raises(HumevalError, match="'nan' is not a value"):
+        extract(tmp_path, None, params, "export.jsonl", text)
+    judgements, _ = extract(tmp_path, None, {**params, "na_values": ["nan"]}, "export.jsonl", text)
+    assert judgements["value"].isna().all() and judgements["note"].tolist() == ["None"]
+
+
+def test_a_datasheets_contact_fields_are_never_read(tmp_path):
+    from humeval.heds import clean, read_datasheet
+
+    sheet = {
+        "heds-names_and_affiliations-contact-email": {"data": {"": "secret.person@example.org"}},
+        "heds-names_and_affiliations-contact-name": {"data": {"": "Secret Person"}},
+        "heds-other-notes": {"data": {"": "write to someone@example.org"}},
+        "heds-sample_evaluators_design-evaluators-recruitment_method": {
+            "data": {"": "Prolific; ask mailto:a%40b.c, a[at]b.c, a@localhost or a＠b.c"}
+        },
+    }
+    (tmp_path / "heds.json").write_text(json.dumps(sheet, ensure_ascii=False))
+    values, _ = read_datasheet(tmp_path / "heds.json")
+    text = json.dumps(values, ensure_ascii=False)
+    for secret in ("secret.person", "Secret Person", "someone@", "a%40b", "a[at]b", "a@localhost", "a＠b", "a@b"):
+        assert secret not in text, (secret, text)
+    assert values["heds-sample_evaluators_design-evaluators-recruitment_method"][""].startswith("Prolific; ask ")
+    assert clean("a (at) b.org") == "[email removed]"

@@ -1,0 +1,105 @@
+"""Classes 1, 2 and 10: no config or export text in Snakemake's params (so none in the report's inline script),
+raw URLs exactly ``scheme://host/path``, and no markup built from data on the report's front page."""
+
+import pytest
+from helpers import REPO, copy_project, run_snakemake
+
+from humeval.errors import HumevalError
+from humeval.fetch import check_url
+
+PINNED = "https://raw.githubusercontent.com/o/r/0123456789abcdef0123456789abcdef01234567/report.csv"
+
+
+@pytest.mark.parametrize(
+    "suffix, what",
+    [
+        ("?x=</script><img src=x onerror=alert(1)>", "a query"),
+        (";x=1", "parameters"),
+        ("#top", "a fragment"),
+        ("%20x y", "white space"),
+    ],
+)
+def test_a_raw_url_is_exactly_scheme_host_path(suffix, what):
+    with pytest.raises(HumevalError, match=f"must be exactly scheme://host/path, without {what}"):
+        check_url(PINNED + suffix)
+    with pytest.raises(HumevalError, match="without user info"):
+        check_url(PINNED.replace("https://", "https://user@"))
+    check_url(PINNED)  # the plain form passes
+
+
+def test_a_url_with_a_query_is_refused_at_a_dry_run_in_one_line(tmp_path):
+    workdir = copy_project(tmp_path / "project", ["example-2025-ranking"])
+    study = workdir / "config/studies/example-2025-ranking.yaml"
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    url = next(line.split("url:")[1].strip() for line in text.splitlines() if "url:" in line)
+    study.write_text(text.replace(url, url + "?x=</script><img src=x onerror=alert(1)>", 1))
+    result = run_snakemake(workdir, "-n")
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and "Traceback" not in output
+    line = next(line for line in output.splitlines() if "must be exactly scheme://host/path" in line)
+    assert "example-2025-ranking.yaml" in line and "key raw.0.url" in line
+
+
+def test_every_job_param_is_a_digest_not_config_text():
+    """What a rule's params carry of a study (humeval.studyfile.slice_param): its keys and a digest, whatever the
+    study holds; the job reads the text from the study file and checks it against the digest."""
+    from humeval.studyfile import slice_param
+
+    hostile = {"name": "s", "raw": [{"id": "a", "url": "https://x/</script><img src=x onerror=alert(1)>"}]}
+    param = slice_param(hostile, ["raw"])
+    assert param.startswith("raw sha256:") and len(param) == len("raw sha256:") + 16
+    assert "<" not in param and "script" not in param
+    assert slice_param({**hostile, "raw": []}, ["raw"]) != param  # a changed value reruns the job
+
+
+def test_a_job_refuses_a_study_file_edited_after_the_run_started(tmp_path):
+    from humeval.studyfile import job_study, slice_param, study_slice
+
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    (tmp_path / "example-2025-ranking.yaml").write_text(text)
+    config = {"study_dir": str(tmp_path)}
+    from humeval.config import load_study
+
+    param = slice_param(study_slice(load_study(tmp_path / "example-2025-ranking.yaml"), ["raw"]), ["raw"])
+    assert job_study(config, "example-2025-ranking", param)["raw"][0]["id"]
+    (tmp_path / "example-2025-ranking.yaml").write_text(text.replace("sha256: ff7bb78f", "sha256: 007bb78f", 1))
+    with pytest.raises(HumevalError, match="changed after this run started"):
+        job_study(config, "example-2025-ranking", param)
+
+
+def test_the_front_page_holds_no_markup_built_from_data():
+    """overview.rst (the report's front page, rendered by docutils) from audits whose condition names and notes
+    hold RST directives: none of them reaches the page, and docutils renders no raw HTML and includes no file."""
+    import pandas as pd
+    from docutils.core import publish_parts
+
+    from humeval.summary import overview_rst, rst_text
+
+    directive = "Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n"
+    audit = pd.DataFrame(
+        {
+            "table": ["conditions", "conditions", "t1"],
+            "row": [directive, directive, "O"],
+            "column": ["O", "R1", "x"],
+            "status": ["condition", "condition", "mismatch"],
+            "note": ["a", "b", "[hypothesis_] `x <javascript:alert(1)>`_ " + directive],
+        }
+    )
+    counts = pd.DataFrame(
+        [
+            {
+                "study": "s-2020-x",
+                "match": 1,
+                "mismatch": 1,
+                "published_only": 0,
+                "recomputed_only": 0,
+                "published_input": 0,
+            }
+        ]
+    )
+    qra3 = pd.DataFrame(columns=["study", "level", "cv_star", "p_findings", "experiments"])
+    page = overview_rst(counts, {"s-2020-x": audit}, qra3, {"s-2020-x": []}, "ab" * 32)
+    assert "raw::" not in page and "include::" not in page and "<script" not in page and "javascript" not in page
+    html = publish_parts(page + "\n\n.. _s-2020-x:\n\nx\n\n.. _raw_files.html:\n\nx\n", writer_name="html")["body"]
+    assert "<script" not in html and "root:" not in html
+    assert rst_text("a`b*c_d|e<f>\n.. raw::") == "a?b?c?d?e?f??.. raw::"
