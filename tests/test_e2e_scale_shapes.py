@@ -1,4 +1,4 @@
-"""The scaling benchmark's synthetic studies (``python -m humeval.scale judgements``), small: each shape's export and
+"""The scaling benchmark's synthetic studies (``python tools/scale.py judgements``), small: each shape's export and
 study file build end to end, give the tidy rows the generator promises, and give numbers that equal the same
 statistics computed straight from the raw export with pandas and scipy (not through the pipeline)."""
 
@@ -9,9 +9,9 @@ import pandas as pd
 import pytest
 import yaml
 from helpers import copy_project, run_snakemake
+from scale import SHAPES, SLOTS, mirror_path
 from scipy import stats
 
-from humeval.scale import SHAPES, SLOTS, mirror_path
 from humeval.studyfile import raw_filename
 
 pytestmark = pytest.mark.e2e

@@ -2,7 +2,7 @@
 type and figure kind with its parameters (name, type, default, required) and its docstring.
 
 Read with :mod:`ast` from the source files, so validating a study config before any job runs imports no
-metric library, and the generated docs (``docs/metrics.md``, ``docs/loaders.md``; :mod:`humeval.docs`)
+metric library, and the generated docs (``docs/metrics.md``, ``docs/loaders.md``; ``tools/gendocs.py``)
 cannot drift from the code. Functions with keyword parameters (metrics, exclusions) are read from their
 signatures; functions that take a ``params``/``spec`` dict (loaders, figure kinds) from the keys their
 module reads (``params["x"]`` is required, ``params.get("x", default)`` optional).

@@ -1,4 +1,4 @@
-"""The project's benchmark: ``python -m humeval.bench [--before REF]`` (from the clone's root, mirror set).
+"""The project's benchmark: ``python tools/bench.py [--before REF]`` (from the clone's root, mirror set).
 
 In one invocation it measures the floor once (one Python process importing pandas, scipy.stats, pingouin,
 krippendorff, matplotlib.pyplot and textacy and reading every raw file; the best of three), then, for the working
@@ -32,7 +32,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 COPIED = ("Snakefile", "workflow", "config", "envs", "profiles")
 FLOOR = """
 import pandas, scipy.stats, pingouin, krippendorff, matplotlib.pyplot, textacy

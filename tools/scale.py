@@ -1,4 +1,4 @@
-"""How the workflow scales: ``python -m humeval.scale judgements`` and ``python -m humeval.scale studies``.
+"""How the workflow scales: ``python tools/scale.py judgements`` and ``python tools/scale.py studies``.
 
 ``judgements`` writes a synthetic export of each chosen size for each common shape, with a study file that reads
 it, runs that one study end to end in a fresh copy of the project, and prints per size: the tidy rows, wall and CPU
@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 
 import yaml
+from bench import ROOT, copy_tree
 
-from humeval.bench import ROOT, copy_tree
 from humeval.studyfile import raw_filename
 
 FLOOR = """
