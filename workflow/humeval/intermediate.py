@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 NUMERIC_COLUMNS = ("value", "published", "precision")
+#: The columns of the metric values one stage hands the next (``intermediate/metrics.csv``, QRA cells).
+VALUE_COLUMNS = ["table", "row", "column", "value"]
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 QUOTE = "'"
 
@@ -27,33 +29,41 @@ def first_characters(values: np.ndarray) -> np.ndarray:
     return values.astype("U1")
 
 
-def neutralised(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` as :func:`write_csv` writes it: text cells a spreadsheet would run as a formula, and text cells
-    that start with ``'``, prefixed with ``'``; numbers, and numbers written as text, unchanged. Only the columns
-    that change are copied.
-
-    >>> neutralised(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+", "'quoted", "ok"]}))["t"].tolist()
-    ["'=cmd|' /C calc'!A0", '-8.67', "'+", "''quoted", 'ok']
-    """
+def text_cells_changed(frame: pd.DataFrame, select, change) -> pd.DataFrame:
+    """``frame`` with ``change`` applied to the text cells ``select`` picks (``select(values, first characters)``
+    gives their positions in a column); numeric columns are skipped and only the columns that change are copied."""
     changed = {}
     for column in frame.columns:
         cells = frame[column]
         if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
             continue
         values = cells.to_numpy(dtype=object)
-        first = first_characters(values)
-        quoted = first == QUOTE
-        risky = np.isin(first, FORMULA_START)
-        if risky.any():
-            candidates = np.flatnonzero(risky)
-            numbers = pd.to_numeric(pd.Series(values[candidates]).astype(str), errors="coerce")
-            risky[candidates[numbers.notna().to_numpy()]] = False
-        prefix = np.flatnonzero((risky | quoted) & pd.notna(values))
-        if len(prefix):
+        picked = np.flatnonzero(select(values, first_characters(values)) & pd.notna(values))
+        if len(picked):
             values = values.copy()
-            values[prefix] = [QUOTE + str(cell) for cell in values[prefix]]
+            values[picked] = [change(str(cell)) for cell in values[picked]]
             changed[column] = pd.Series(values, index=frame.index)
     return frame.assign(**changed) if changed else frame
+
+
+def formula_or_quoted(values: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """Which cells :func:`neutralised` prefixes: a formula start that is not a number, or a ``'``."""
+    risky = np.isin(first, FORMULA_START)
+    if risky.any():
+        candidates = np.flatnonzero(risky)
+        numbers = pd.to_numeric(pd.Series(values[candidates]).astype(str), errors="coerce")
+        risky[candidates[numbers.notna().to_numpy()]] = False
+    return risky | (first == QUOTE)
+
+
+def neutralised(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` as :func:`write_csv` writes it: text cells a spreadsheet would run as a formula, and text cells
+    that start with ``'``, prefixed with ``'``; numbers, and numbers written as text, unchanged.
+
+    >>> neutralised(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+", "'quoted", "ok"]}))["t"].tolist()
+    ["'=cmd|' /C calc'!A0", '-8.67', "'+", "''quoted", 'ok']
+    """
+    return text_cells_changed(frame, formula_or_quoted, lambda cell: QUOTE + cell)
 
 
 def restored(frame: pd.DataFrame) -> pd.DataFrame:
@@ -62,18 +72,7 @@ def restored(frame: pd.DataFrame) -> pd.DataFrame:
     >>> restored(pd.DataFrame({"t": ["'=cmd", "''quoted", "-8.67", ""]}))["t"].tolist()
     ['=cmd', "'quoted", '-8.67', '']
     """
-    changed = {}
-    for column in frame.columns:
-        cells = frame[column]
-        if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
-            continue
-        values = cells.to_numpy(dtype=object)
-        quoted = np.flatnonzero((first_characters(values) == QUOTE) & pd.notna(values))
-        if len(quoted):
-            values = values.copy()
-            values[quoted] = [cell[1:] for cell in values[quoted]]
-            changed[column] = pd.Series(values, index=frame.index)
-    return frame.assign(**changed) if changed else frame
+    return text_cells_changed(frame, lambda values, first: first == QUOTE, lambda cell: cell[1:])
 
 
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
