@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from humeval.qra.precision import sd_star
+from humeval.cv_star import sd_star
 
 STUDY = "liu-2021-dexperts-fluency"
 pytestmark = pytest.mark.e2e

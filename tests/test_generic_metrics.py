@@ -219,8 +219,8 @@ def test_percentage_and_majority_agreement_by_hand():
 
 
 def test_item_level_cv_star_between_experiments_summarised_per_system():
+    from humeval.cv_star import cv_star
     from humeval.metrics.generic import item_cv_star_numbers
-    from humeval.qra.precision import cv_star
 
     rows = [
         (side, p, item, "A", "q", v)

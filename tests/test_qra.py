@@ -4,9 +4,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from humeval.cv_star import c4, cv_star
 from humeval.qra import qra_values
 from humeval.qra.correlation import correlation
-from humeval.qra.precision import c4, cv_star
 from humeval.rounding import round_half_up
 
 

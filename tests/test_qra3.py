@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humeval.metrics import VALUE_COLUMNS
+from humeval.intermediate import VALUE_COLUMNS
 from humeval.qra.qra3 import (
     finding_agreements,
     item_labels_by_group,
@@ -185,6 +185,6 @@ def test_one_system_gives_type1_and_notes_for_the_rest_not_a_crash():
 
 
 def test_cv_star_of_a_single_measurement_is_empty_not_an_error():
-    from humeval.qra.precision import cv_star, sd_star
+    from humeval.cv_star import cv_star, sd_star
 
     assert math.isnan(cv_star([4.0])) and math.isnan(sd_star([4.0]))

@@ -24,9 +24,9 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "published": ("fetch.py", "published.py"),
     "extract": ("fetch.py", "loaders/", "tidy.py", "patterns.py"),
     "exclude": ("exclusions.py",),
-    "metrics": ("metrics/", "aggregates.py", "rounding.py", "qra/"),  # item_cv_star computes CV* (qra.precision)
-    "qra": ("qra/", "metrics/__init__.py", "rounding.py"),
-    "tables": ("audit.py", "tables.py", "html_tables.py", "heds.py", "fetch.py", "rounding.py"),
+    "metrics": ("metrics/", "aggregates.py", "rounding.py", "cv_star.py"),
+    "qra": ("qra/", "cv_star.py", "metrics/__init__.py", "rounding.py"),
+    "tables": ("audit.py", "tables.py", "table_files.py", "html_tables.py", "heds.py", "fetch.py", "rounding.py"),
     "figures": ("figures.py",),
     "summary": (
         "summary.py",
@@ -37,6 +37,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "heds.py",
         "rounding.py",
         "qra/",
+        "cv_star.py",
         "metrics/__init__.py",
     ),
 }

@@ -11,7 +11,7 @@ from humeval.html_tables import audit_html
 from humeval.intermediate import read_csv, write_csv
 from humeval.runner import run, study_config
 from humeval.studyfile import raw_files
-from humeval.tables import write_conditions, write_tables
+from humeval.table_files import write_conditions, write_tables
 
 
 def main():

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.intermediate import VALUE_COLUMNS
 
 log = logging.getLogger(__name__)
 
-VALUE_COLUMNS = ["table", "row", "column", "value"]
 
 METRICS: dict[str, str] = {
     "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",

@@ -7,6 +7,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
+from humeval.metrics.tally import pairwise_tally
 
 
 def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -34,15 +35,13 @@ def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
 
 def preference_scores(votes: pd.DataFrame) -> pd.Series:
     """Per system: +1 for each item it won, -1 for each it lost (ties score 0): wins - losses of
-    :func:`humeval.metrics.generic.pairwise_tally` over the votes."""
+    :func:`humeval.metrics.tally.pairwise_tally` over the votes."""
     tally = vote_tally(votes)
     return tally["wins"] - tally["losses"]
 
 
 def vote_tally(votes: pd.DataFrame) -> pd.DataFrame:
-    """:func:`humeval.metrics.generic.pairwise_tally` of per-item votes (``vote`` as the pairwise value)."""
-    from humeval.metrics.generic import pairwise_tally
-
+    """:func:`humeval.metrics.tally.pairwise_tally` of per-item votes (``vote`` as the pairwise value)."""
     return pairwise_tally(votes.rename(columns={"vote": "value"}))
 
 

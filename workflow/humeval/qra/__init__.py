@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
-from humeval.intermediate import write_csv
+from humeval.intermediate import VALUE_COLUMNS, write_csv
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,8 +49,6 @@ def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict
     """Run the study's QRA entries; return their cells (table, row, column, value) and a summary with one
     row per Type I/II result: the value, p-values, the inputs used and the recipe."""
     import pandas as pd  # here, not at the top: config validation reads this package in Snakemake's process
-
-    from humeval.metrics import VALUE_COLUMNS
 
     out, summary = [], []
     for entry in entries:
@@ -83,7 +81,6 @@ def qra_study(
     :data:`LABEL_COLUMNS` at least) is read only where :func:`labels_items`."""
     import pandas as pd
 
-    from humeval.metrics import VALUE_COLUMNS
     from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
 
     cells, summary = qra_values(values, published, study.get("qra", []))

@@ -19,7 +19,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from humeval.qra.precision import c4
+from humeval.cv_star import c4
 from humeval.qra3_layout import TYPE1_COLUMNS
 
 
