@@ -105,10 +105,13 @@ def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
     return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
-def pseudonyms(ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}") -> pd.Series:
+def pseudonyms(
+    ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}", source: str | pd.Series | None = None
+) -> pd.Series:
     """:func:`pseudonym` of every id in ``ids`` (``template`` formats the raw id first), computed once per distinct
     id: a million judgements by two thousand raters cost two thousand HMACs, not a million. Ids are text: a
-    missing or empty id is refused (never a participant ``nan``, nor two people merged into one ``""``). Within
+    missing or empty id is refused in one line naming ``source`` (the export, or each row's file) and the row
+    (never a participant ``nan``, nor two people merged into one ``""``). Within
     :func:`collected_ids`, each raw id and its pseudonym are recorded for :func:`scrub_ids`."""
     import numpy as np
 
@@ -117,7 +120,9 @@ def pseudonyms(ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}
         codes, np.flatnonzero(pd.Series(distinct, dtype=object).astype(str).str.strip() == "")
     )
     if empty.any():
-        raise HumevalError(f"a participant id is missing or empty (row {ids.index[int(empty.argmax())]} of the export)")
+        row = int(empty.argmax())
+        where = source.iloc[row] if isinstance(source, pd.Series) else source
+        raise HumevalError(f"a participant id is missing or empty (row {ids.index[row]} as read)", file=where)
     names = np.array([pseudonym(template.format(raw), salt, prefix) for raw in distinct], dtype=object)
     collected = _IDS.get()
     if collected is not None:

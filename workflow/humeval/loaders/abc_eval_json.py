@@ -132,10 +132,12 @@ def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
     return frame
 
 
-def tidy_rows(frame: pd.DataFrame, kind: str, group: pd.Series, workers: pd.Series, study: str) -> pd.DataFrame:
-    """Tidy judgements of one kind; ``group``/``workers`` are indexed like ``frame``."""
-    participant = pseudonyms(workers, study, prefix="W")
-    work_unit = pseudonyms(frame["work_unit"], study, prefix="U")
+def tidy_rows(
+    frame: pd.DataFrame, kind: str, group: pd.Series, workers: pd.Series, study: str, path: str
+) -> pd.DataFrame:
+    """Tidy judgements of one kind (read from ``path``); ``group``/``workers`` are indexed like ``frame``."""
+    participant = pseudonyms(workers, study, prefix="W", source=path)
+    work_unit = pseudonyms(frame["work_unit"], study, prefix="U", source=path)
     common = {
         "study": study,
         "side": group,
@@ -233,7 +235,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                 )
             workers = frame["work_unit"].map({u: unit["worker_id"] for u, unit in units.items()})
             if source == "public":
-                named = pseudonyms(workers, study, prefix="W")
+                named = pseudonyms(workers, study, prefix="W", source=path)
                 group = named.map(lambda p: next((g for g, m in listed.items() if p in m), rest[0] if rest else None))
                 if group.isna().any():
                     raise HumevalError(
@@ -243,7 +245,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                     )
             else:
                 group = pd.Series(source, index=frame.index)
-            frames.append(tidy_rows(frame, kind, group, workers, study))
+            frames.append(tidy_rows(frame, kind, group, workers, study, path))
     judgements = pd.concat(frames, ignore_index=True)
     participants = judgements.groupby(["study", "side", "participant"], as_index=False).agg(
         work_units=("work_unit", "nunique")

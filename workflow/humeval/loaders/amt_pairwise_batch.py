@@ -53,7 +53,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             f"{len(per_item)} items with {sorted(per_item.unique())} assignments",
             file=inputs["results"],
         )
-    participant = pseudonyms(merged["AssignmentId"], study, prefix="A")
+    participant = pseudonyms(merged["AssignmentId"], study, prefix="A", source=inputs["results"])
     judgements = pd.DataFrame(
         {
             "study": study,

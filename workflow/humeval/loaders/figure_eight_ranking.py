@@ -80,7 +80,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         )
     frame = read_report(path, list(META) + list(answer_columns.values()))
     meta = frame[list(META)].rename(columns=META)
-    meta["worker"] = pseudonyms(meta["worker"], study, prefix="W")
+    meta["worker"] = pseudonyms(meta["worker"], study, prefix="W", source=path)
     long = invert_answers(frame, answer_columns, position_systems, path).join(meta, on="row")
     judgements = (
         pd.DataFrame(

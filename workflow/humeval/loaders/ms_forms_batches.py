@@ -88,7 +88,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     values = pd.concat(
         [code_answers(part["answer"], params["answer_map"], file) for file, part in long.groupby("file", sort=False)]
     ).reindex(long.index)
-    participant = pseudonyms(long["respondent"], study)
+    participant = pseudonyms(long["respondent"], study, source=long["file"])
     judgements = pd.DataFrame(
         {
             "study": study,

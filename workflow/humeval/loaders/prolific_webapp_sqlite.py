@@ -155,7 +155,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             f"item file ({positions} positions)",
             file=inputs["items"],
         )
-    participant = pseudonyms(merged["response_id"], study)
+    participant = pseudonyms(merged["response_id"], study, source=inputs["database"])
     judgements = pd.DataFrame(
         {
             "study": study,

@@ -109,7 +109,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     values = leading_integer(cells.T.stack(future_stack=True).reset_index(drop=True), path, column_of)
     check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
-    participant = pseudonyms(meta["ResponseId"], study)
+    participant = pseudonyms(meta["ResponseId"], study, source=path)
     if participant.duplicated().any():
         raise HumevalError(
             f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice", file=path

@@ -431,7 +431,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     if not frames:
         raise HumevalError("loader 'tabular' needs an export besides the join's key file", study=study)
     long = pd.concat(frames, ignore_index=True)
-    long["participant"] = pseudonyms(long["rater"], study, template=f"{side}:{{}}")
+    long["participant"] = pseudonyms(long["rater"], study, template=f"{side}:{{}}", source=long["_file"])
     long["judgement_id"] = side + ":" + long["_judgement"].astype(str)
     unique = ["judgement_id", "system"] if response_type == "rank" else ["participant", "item", "criterion", "system"]
     if response_type == "pairwise":
