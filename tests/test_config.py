@@ -4,7 +4,7 @@ import pytest
 import yaml
 from helpers import REPO
 
-from humeval.config import load_config, load_study
+from humeval.config import load_study, validate_against
 from humeval.errors import HumevalError
 from humeval.studyfile import raw_filename
 
@@ -25,7 +25,10 @@ def write_variant(tmp_path: Path, change) -> Path:
 
 
 def test_every_enabled_study_validates():
-    studies = load_config(yaml.safe_load((REPO / "config/config.yaml").read_text()), REPO / "config")
+    """As workflow/rules/common.smk does: the main config against its schema, then every enabled study's file."""
+    config = yaml.safe_load((REPO / "config/config.yaml").read_text())
+    validate_against(config, "config.schema.yaml", "config/config.yaml")
+    studies = {name: load_study(REPO / "config/studies" / f"{name}.yaml") for name in config["studies"]}
     assert "hosking-2022-paraphrase-meaning" in studies
 
 
@@ -66,7 +69,7 @@ def test_input_naming_no_raw_file_is_caught(tmp_path):
 
 def test_main_config_typo_is_caught():
     with pytest.raises(HumevalError, match=r"key raw_mirorr: unknown parameter; did you mean 'raw_mirror'\?"):
-        load_config({"studies": ["hosking-2022-paraphrase-meaning"], "raw_mirorr": "x"}, REPO / "config")
+        validate_against({"studies": ["hosking-2022-paraphrase-meaning"], "raw_mirorr": "x"}, "config.schema.yaml", "x")
 
 
 def test_raw_filename_keeps_id_and_suffix():

@@ -19,7 +19,8 @@ import pytest
 from helpers import SUMMARY_LINES, skip_or_fail
 
 from humeval.intermediate import kept_judgements, read_csv
-from humeval.metrics import agreement, metrics_study, surveys
+from humeval.metrics import agreement, metrics_study
+from humeval.metrics.designs import rating_designs as surveys
 
 pytestmark = pytest.mark.e2e
 

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from humeval.metrics.effect_sizes import cohens_d, cohens_h
-from humeval.metrics.groups import annotation_rows, singly_annotated, within_group_alpha
+from humeval.metrics.designs.evaluator_group_effects import cohens_d, cohens_h
+from humeval.metrics.designs.evaluator_groups import annotation_rows, singly_annotated, within_group_alpha
 
 
 def row(category, dialogue, label, label_order, order, value, compared=None):

@@ -4,7 +4,7 @@ from helpers import FIXTURES
 
 from humeval.errors import HumevalError
 from humeval.loaders.qualtrics_survey import load
-from humeval.metrics.surveys import icc, spreadsheet_mode, subgroup_members, unanchored_time_split
+from humeval.metrics.designs.rating_designs import icc, spreadsheet_mode, subgroup_members, unanchored_time_split
 
 PARAMS = {
     "condition": "Likert",

@@ -8,7 +8,6 @@ published cell in a table the study does not declare).
 from __future__ import annotations
 
 import math
-import re
 from functools import cache
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import yaml
 from humeval.aggregates import rank_count_rows
 from humeval.errors import HumevalError
 from humeval.patterns import check_patterns
+from humeval.rounding import PRINTED_NUMBER
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
 
@@ -258,7 +258,7 @@ def check_cells(study: dict, fail) -> None:
                 path = f"published.{k}.cells.{row}.{column}"
                 check(block["table"], str(row), str(column), path)
                 printed = cell.get("value") if isinstance(cell, dict) else cell
-                number = re.match(r"\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)", str(printed))
+                number = PRINTED_NUMBER.match(str(printed))
                 if number and not math.isfinite(float(number.group(1))):
                     fail(f"key {path}: {printed!r} is not a finite number")
                 cell = cell if isinstance(cell, dict) else {}
@@ -399,12 +399,3 @@ def load_study(path: str | Path) -> dict:
         if spec["raw"] not in raw_ids:
             fail(f"key published_files.{k}.raw: {spec['raw']!r} is not the id of a raw file {sorted(raw_ids)}")
     return study
-
-
-def load_config(config: dict, config_dir: str | Path = "config", source: str = "config/config.yaml") -> dict:
-    """Validate the main config and load every enabled study: ``{name: study dict}``."""
-    validate_against(config, "config.schema.yaml", source)
-    studies = {}
-    for name in config["studies"]:
-        studies[name] = load_study(Path(config_dir) / "studies" / f"{name}.yaml")
-    return studies

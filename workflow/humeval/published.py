@@ -9,15 +9,14 @@ The config gives each number as the string the paper printed (``"23.00"``, ``"+3
 from __future__ import annotations
 
 import math
-import re
 from decimal import Decimal, InvalidOperation
 
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.rounding import PRINTED_NUMBER
 
 PUBLISHED_COLUMNS = ["table", "row", "column", "value", "published_text", "precision", "marker", "source", "note"]
-_NUMBER = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S*)\s*$")
 
 
 def parse_published(text) -> tuple[float, int, str]:
@@ -26,7 +25,7 @@ def parse_published(text) -> tuple[float, int, str]:
     >>> parse_published("23.00"), parse_published("+36"), parse_published("0.95*"), parse_published("1.7e-05")
     ((23.0, 2, ''), (36.0, 0, ''), (0.95, 2, '*'), (1.7e-05, 6, ''))
     """
-    match = _NUMBER.match(str(text))
+    match = PRINTED_NUMBER.match(str(text))
     if not match:
         raise HumevalError(f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*')")
     try:

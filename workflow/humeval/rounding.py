@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+
+#: A number as a paper prints it: the number (sign, decimals, exponent) and a trailing marker (``0.95*``). Read by
+#: the published numbers (:func:`humeval.published.parse_published`) and by config validation.
+PRINTED_NUMBER = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S*)\s*$")
 
 
 def round_half_up(value: float, decimals: int) -> float:

@@ -1,6 +1,6 @@
 """Effect sizes between two sets of judgement values (systems, experiments) with bootstrap CIs (scipy).
 
-The evaluator-group effect sizes of the finch study (``effect_sizes.py``) stay bespoke: they are
+The evaluator-group effect sizes of the finch study (``designs/evaluator_group_effects.py``) stay bespoke: they are
 differences of per-bot-pair effects between groups over the authors' seeded single-annotation sampler.
 """
 

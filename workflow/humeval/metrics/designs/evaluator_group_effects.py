@@ -21,7 +21,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
-from humeval.metrics.groups import annotation_rows, singly_annotated
+from humeval.metrics.designs.evaluator_groups import annotation_rows, singly_annotated
 
 log = logging.getLogger(__name__)
 
