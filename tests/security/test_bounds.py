@@ -128,3 +128,17 @@ def test_a_read_only_results_folder_is_one_line_before_any_job(tmp_path):
     assert result.returncode != 0 and "Traceback" not in output and "Errno 30" not in output, output[-3000:]
     assert "cannot write to results/" in output and "Read-only file system" in output
     assert run_snakemake(workdir, "-n", env={"HUMEVAL_RAW_MIRROR": "mirror"}).returncode == 0  # writable: it passes
+
+
+def test_a_deeply_nested_json_export_is_one_line(tmp_path):
+    """The loaders that read JSON documents (ABC-Eval, a Qualtrics survey definition): a file nested 100,000 deep
+    is a HumevalError naming it, not a RecursionError."""
+    from humeval.loaders.abc_eval_json import read_json
+    from humeval.loaders.qualtrics_survey import context_texts
+
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for read in (read_json, lambda path: context_texts(path, 2)):
+        with pytest.raises(HumevalError, match="deep.json") as info:
+            read(str(deep))
+        assert "\n" not in str(info.value)

@@ -41,6 +41,8 @@ def read_json(path: str) -> dict:
             return json.load(handle)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HumevalError(f"not valid UTF-8 JSON: {exc}", file=path) from None
+    except RecursionError:  # Python's JSON parser recurses once per level
+        raise HumevalError("not an evaluation: the JSON nests too deeply to read", file=path) from None
 
 
 def evaluation(document: dict, key: str | None, path: str) -> dict:

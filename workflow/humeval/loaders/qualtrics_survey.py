@@ -55,9 +55,10 @@ def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Serie
             for e in survey["SurveyElements"]
             if e.get("Element") == "SQ" and e["Payload"].get("QuestionType") == "DB"
         }
-    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError) as exc:
+    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError, RecursionError) as exc:
         raise HumevalError(
-            f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {exc}", file=path
+            f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {type(exc).__name__}: {exc}",
+            file=path,
         ) from None
     texts = {}
     for context in range(1, contexts + 1):
