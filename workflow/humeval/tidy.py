@@ -193,7 +193,7 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
         if not len(distinct):
             continue
         text = pd.Series(distinct, dtype=object).astype(str)
-        runs = set(re.findall(r"[A-Za-z0-9]+", "\n".join(text)))
+        runs = set(re.findall(f"[A-Za-z0-9]{{{MIN_SCANNED_ID},}}", "\n".join(text)))  # shorter anchors: below
         present = [r for r in scanned if anchors[r] in runs or len(anchors[r]) < MIN_SCANNED_ID]
         hit = False
         for raw in sorted(present, key=len, reverse=True):  # a longer id first: it may contain a shorter one
