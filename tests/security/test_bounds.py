@@ -142,3 +142,15 @@ def test_a_deeply_nested_json_export_is_one_line(tmp_path):
         with pytest.raises(HumevalError, match="deep.json") as info:
             read(str(deep))
         assert "\n" not in str(info.value)
+
+
+def test_an_oversized_study_file_is_one_line_before_it_is_parsed(tmp_path):
+    from humeval.config import load_study
+
+    path = tmp_path / "big-2025-x.yaml"
+    with open(path, "w") as handle:
+        handle.write("name: big-2025-x\nnotes:\n")
+        handle.writelines(f"  - note {k}\n" for k in range(600_000))  # about 8 MB
+    with pytest.raises(HumevalError, match="larger than 5,000,000 bytes") as info:
+        load_study(path)
+    assert "\n" not in str(info.value)

@@ -88,9 +88,17 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
 SafeLoader = StrictLoader
 
 
+#: The largest configuration file read: the largest study file here is 45 kB; a file of hundreds of megabytes is
+#: refused before the parser holds it in memory.
+MAX_BYTES = 5_000_000
+
+
 def read_yaml(path: str | Path) -> dict:
-    """Parse a YAML file; a syntax error names the file and line."""
+    """Parse a YAML file; a syntax error names the file and line; a file over :data:`MAX_BYTES`, nested past
+    :data:`MAX_DEPTH` or expanding past :data:`MAX_EXPANDED_NODES` is one line."""
     try:
+        if Path(path).stat().st_size > MAX_BYTES:
+            raise HumevalError(f"larger than {MAX_BYTES:,} bytes: not a configuration file", file=str(path))
         with open(path) as handle:
             document = yaml.load(handle, Loader=SafeLoader)
     except FileNotFoundError:
