@@ -272,9 +272,10 @@ def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Seri
 
 
 def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple[str, str]) -> pd.DataFrame:
-    """The columns every judged value of a row shares: rater, item, row, judgement, system_b, carried columns.
-    An item, judgement or carried column built from the participant column holds its pseudonym (``salt``: the
-    study and side :func:`pseudonyms` key it with), never the raw id; an empty participant is an error."""
+    """The columns every judged value of a row shares: participant (the rater's pseudonym, ``salt`` the study and
+    side :func:`pseudonyms` key it with), item, row, judgement, system_b, carried columns. An item, judgement or
+    carried column built from the participant column holds the same pseudonym, never the raw id; an empty
+    participant is an error."""
     columns = list(raw.columns)
     rater = participant_values(raw, params["participant"], path, role)
     empty = rater.astype(str).str.strip() == ""
@@ -284,14 +285,14 @@ def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple
             "judgement needs its rater (drop such rows with where, or name another participant column)",
             file=path,
         )
+    participant = pseudonyms(rater, salt[0], template=f"{salt[1]}:{{}}", source=path)
     source = raw
     spec = params["participant"]
     if not (isinstance(spec, dict) and {"from", "file_pattern", "value"} & set(spec)):
-        column = find_column(columns, spec, path, "participant")
-        source = raw.assign(**{column: pseudonyms(rater, salt[0], template=f"{salt[1]}:{{}}")})
+        source = raw.assign(**{find_column(columns, spec, path, "participant"): participant})
     base = pd.DataFrame(
         {
-            "rater": rater,
+            "participant": participant,
             "item": joined(source, [find_column(columns, c, path, "item") for c in params["item"]]),
             "_row": raw["_row"],
         },
@@ -431,7 +432,6 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     if not frames:
         raise HumevalError("loader 'tabular' needs an export besides the join's key file", study=study)
     long = pd.concat(frames, ignore_index=True)
-    long["participant"] = pseudonyms(long["rater"], study, template=f"{side}:{{}}", source=long["_file"])
     long["judgement_id"] = side + ":" + long["_judgement"].astype(str)
     unique = ["judgement_id", "system"] if response_type == "rank" else ["participant", "item", "criterion", "system"]
     if response_type == "pairwise":
@@ -443,7 +443,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             f"row {first['_row']}: rater, item {first['item']!r} and system {first['system']!r} appear twice",
             file=first["_file"],
         )
-    judgements = long.drop(columns=["rater", "_row", "_judgement", "_file"]).assign(
+    judgements = long.drop(columns=["_row", "_judgement", "_file"]).assign(
         study=study, side=side, response_type=response_type
     )
     if "system_b" not in judgements:
