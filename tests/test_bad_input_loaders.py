@@ -12,8 +12,8 @@ from test_loader_prolific_webapp_sqlite import make_database, make_items
 from test_surveys import PARAMS as QUALTRICS_PARAMS
 
 from humeval.errors import HumevalError
-from humeval.loaders import get_loader
 from humeval.studyfile import read_yaml
+from humeval.vocabulary import function
 
 SHARDLOW = read_yaml(REPO / "config/studies/shardlow-2019-clinical-simplification.yaml")["extract"][0]["params"]
 REPORT = FIXTURES / "figure_eight_3_judgements.csv"
@@ -22,7 +22,7 @@ QUALTRICS = FIXTURES / "qualtrics_2_participants.csv"
 
 def fails(loader, inputs, params, *expected):
     with pytest.raises(HumevalError) as info:
-        get_loader(loader)(inputs, params, study="s", side="original")
+        function("loader", loader)(inputs, "s", "original", **params)
     for text in expected:
         assert text in str(info.value), str(info.value)
 
@@ -328,6 +328,6 @@ def test_surveygizmo_out_of_range_rating(tmp_path):
         "contexts": 1,
         "responses": 1,
         "layout": "alternate",
-        "range": [1, 6],
+        "scale": [1, 6],
     }
     fails("surveygizmo_workbook", {"workbook": path}, params, "book.xlsx", "column 19", "outside 1..6")

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 from humeval.config import load_study
 from humeval.errors import HumevalError
 from humeval.fetch import verify_fetched
-from humeval.loaders import get_loader
 from humeval.studyfile import raw_filename
 from humeval.tidy import JUDGEMENT_COLUMNS, validate_judgements
+from humeval.vocabulary import function
 
 pytestmark = pytest.mark.e2e
 # (study, extract entry, role damaged): one case per loader, the damaged file one it reads
@@ -68,7 +68,7 @@ def run_loader(study_name, entry, files, folder: Path) -> pd.DataFrame:
     for role, (name, data) in files.items():
         (folder / name).write_bytes(data)
         inputs[role] = str(folder / name)
-    judgements, _ = get_loader(entry["loader"])(inputs, entry.get("params", {}), study=study_name, side=entry["side"])
+    judgements, _ = function("loader", entry["loader"])(inputs, study_name, entry["side"], **entry.get("params", {}))
     return validate_judgements(judgements, str(folder))
 
 

@@ -112,14 +112,12 @@ def test_tabular_loader_melts_one_column_per_system(tmp_path):
     path.write_text("rater,item,quality_sysA,quality_sysB\nr1,i1,4,2\nr2,i1,5,\n")
     judgements, participants = load(
         {"ratings": str(path)},
-        {
-            "shape": "melt",
-            "participant": "rater",
-            "item": ["item"],
-            "columns": r"^(?P<criterion>\w+)_(?P<system>sys\w)$",
-        },
-        study="s",
-        side="O",
+        "s",
+        "O",
+        shape="melt",
+        participant="rater",
+        item=["item"],
+        columns=r"^(?P<criterion>\w+)_(?P<system>sys\w)$",
     )
     assert sorted(zip(judgements["system"], judgements["value"].fillna(-1))) == [
         ("sysA", 4.0),

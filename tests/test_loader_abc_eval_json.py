@@ -79,7 +79,7 @@ def files(tmp_path):
 
 def test_public_files_split_into_configured_groups_with_string_scores(files):
     public = {k: v for k, v in files.items() if k != "abc_eval"}
-    judgements, _ = load(public, {"groups": GROUPS}, study="s", side="groups")
+    judgements, _ = load(public, "s", "groups", groups=GROUPS)
     likert = judgements[judgements["category"] == "likert"].set_index("side")["value"]
     assert likert.to_dict() == {"Devx": 4, "Stux": 2}
     pairwise = judgements[judgements["category"] == "pairwise"]
@@ -92,12 +92,12 @@ def test_groups_can_be_given_by_pseudonym(files):
 
     public = {k: v for k, v in files.items() if k != "abc_eval"}
     groups = {**GROUPS, "Devx": {"pseudonyms": [pseudonym("w1", "s", prefix="W")]}}
-    judgements, _ = load(public, {"groups": groups}, study="s", side="groups")
+    judgements, _ = load(public, "s", "groups", groups=groups)
     assert judgements[judgements["category"] == "likert"].set_index("side")["value"].to_dict() == {"Devx": 4, "Stux": 2}
 
 
 def test_data_json_adds_stui_and_surx_and_the_surx_coverage_rule_applies(files):
-    judgements, participants = load(files, {"groups": GROUPS}, study="s", side="groups")
+    judgements, participants = load(files, "s", "groups", groups=GROUPS)
     assert set(judgements["side"]) == {"Devx", "Stux", "Stui", "Surx"}
     rule = [
         {
@@ -114,7 +114,7 @@ def test_data_json_adds_stui_and_surx_and_the_surx_coverage_rule_applies(files):
 
 def test_without_surx_the_coverage_rule_drops_nothing(files):
     public = {k: v for k, v in files.items() if k != "abc_eval"}
-    judgements, participants = load(public, {"groups": GROUPS}, study="s", side="groups")
+    judgements, participants = load(public, "s", "groups", groups=GROUPS)
     _, log = apply_exclusions(
         judgements,
         participants,
@@ -135,7 +135,7 @@ def test_unmirrored_pairwise_judgement_is_an_error(files, tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text(json.dumps(doc))
     with pytest.raises(HumevalError, match="not stored mirrored"):
-        load({"likert": files["likert"], "comparative": str(broken)}, {"groups": GROUPS}, study="s", side="g")
+        load({"likert": files["likert"], "comparative": str(broken)}, "s", "g", groups=GROUPS)
 
 
 def test_likert_score_out_of_range_names_dialogue_and_label(files, tmp_path):
@@ -144,4 +144,4 @@ def test_likert_score_out_of_range_names_dialogue_and_label(files, tmp_path):
     broken = tmp_path / "likert9.json"
     broken.write_text(json.dumps(doc))
     with pytest.raises(HumevalError, match="dialogue 'd1', label 'quality': Likert score '9' is not 1..5"):
-        load({"likert": str(broken), "comparative": files["comparative"]}, {"groups": GROUPS}, study="s", side="g")
+        load({"likert": str(broken), "comparative": files["comparative"]}, "s", "g", groups=GROUPS)

@@ -15,7 +15,7 @@ EXPORT = {"report": str(FIXTURES / "figure_eight_3_judgements.csv")}
 
 
 def loaded(params=PARAMS):
-    return load(EXPORT, params, study="s", side="original")
+    return load(EXPORT, "s", "original", **params)
 
 
 def test_multiline_gold_cells_parse_into_three_judgements_of_four_slots():
@@ -65,7 +65,7 @@ def test_answer_outside_the_sentence_indices_names_record_and_column(tmp_path):
     bad = tmp_path / "bad.csv"
     frame.to_csv(bad, index=False)
     with pytest.raises(HumevalError) as info:
-        load({"report": str(bad)}, PARAMS, study="s", side="original")
+        load({"report": str(bad)}, "s", "original", **PARAMS)
     assert "record 2" in str(info.value) and "which_is_the_second_easiest" in str(info.value)
 
 
@@ -74,4 +74,4 @@ def test_missing_answer_column_is_named(tmp_path):
     bad = tmp_path / "renamed.csv"
     frame.rename(columns={"_unit_id": "unit"}).to_csv(bad, index=False)
     with pytest.raises(HumevalError, match="_unit_id"):
-        load({"report": str(bad)}, PARAMS, study="s", side="original")
+        load({"report": str(bad)}, "s", "original", **PARAMS)

@@ -69,7 +69,7 @@ def test_nbsp_polluted_answers_are_normalised_and_mapped_to_the_key(tmp_path):
     key = write_key(tmp_path / "key.csv")
     answers = ["A\xa0\xa0", "B\xa0", "C equally fluent", "A\xa0\xa0\xa0\xa0 \xa0 \xa0"] + ["B"] * 26
     forms = write_forms(tmp_path / "b2.csv", {"101": answers, "102": ["A"] * 30, "103": ["B"] * 30})
-    judgements, participants = load_forms({"key": key, "batch_2": forms}, FORMS_PARAMS, study="s", side="reproduction")
+    judgements, participants = load_forms({"key": key, "batch_2": forms}, "s", "reproduction", **FORMS_PARAMS)
     assert len(judgements) == 90 and len(participants) == 3
     first = judgements[judgements["participant"] == judgements["participant"].iloc[0]].sort_values("question")
     assert first["value"].tolist()[:4] == [1, -1, 0, 1]
@@ -84,7 +84,7 @@ def test_further_export_of_the_same_batch_loads_without_code_change(tmp_path):
     first = write_forms(tmp_path / "b1.csv", {"1": ["A"] * 30, "2": ["B"] * 30, "3": ["A"] * 30})
     more = write_forms(tmp_path / "b1_more.csv", {str(r): ["B"] * 30 for r in range(4, 21)})
     judgements, participants = load_forms(
-        {"key": key, "batch_1": first, "batch_1_20raters": more}, FORMS_PARAMS, study="s", side="reproduction"
+        {"key": key, "batch_1": first, "batch_1_20raters": more}, "s", "reproduction", **FORMS_PARAMS
     )
     assert len(participants) == 20 and judgements.groupby("item").size().eq(20).all()
 
@@ -93,7 +93,7 @@ def test_wrong_column_count_names_the_file(tmp_path):
     key = write_key(tmp_path / "key.csv")
     bad = write_forms(tmp_path / "b3_short.csv", {"1": ["A"] * 29}, columns=38)
     with pytest.raises(HumevalError) as info:
-        load_forms({"key": key, "batch_3": bad}, FORMS_PARAMS, study="s", side="reproduction")
+        load_forms({"key": key, "batch_3": bad}, "s", "reproduction", **FORMS_PARAMS)
     assert "b3_short.csv" in str(info.value) and "38 columns, expected 39" in str(info.value)
 
 
@@ -101,7 +101,7 @@ def test_unknown_answer_names_the_file(tmp_path):
     key = write_key(tmp_path / "key.csv")
     bad = write_forms(tmp_path / "b1.csv", {"1": ["D"] + ["A"] * 29})
     with pytest.raises(HumevalError, match="'D' is not one of"):
-        load_forms({"key": key, "batch_1": bad}, FORMS_PARAMS, study="s", side="reproduction")
+        load_forms({"key": key, "batch_1": bad}, "s", "reproduction", **FORMS_PARAMS)
 
 
 def test_amt_results_join_on_ids_not_text(tmp_path):
@@ -117,9 +117,7 @@ def test_amt_results_join_on_ids_not_text(tmp_path):
             records.append(record)
     results = tmp_path / "amt.csv"
     pd.DataFrame(records).to_csv(results)
-    judgements, participants = load_amt(
-        {"results": str(results), "key": key_path}, AMT_PARAMS, study="s", side="original"
-    )
+    judgements, participants = load_amt({"results": str(results), "key": key_path}, "s", "original", **AMT_PARAMS)
     assert judgements.groupby("item")["value"].apply(list).to_dict() == {"uid0001": [1, -1, 0], "uid0002": [1, -1, 0]}
     assert len(participants) == 6
 
@@ -141,4 +139,4 @@ def test_amt_item_missing_from_key_is_an_error(tmp_path):
         ]
     ).to_csv(results)
     with pytest.raises(HumevalError, match="record 1: item .* is not in the item key"):
-        load_amt({"results": str(results), "key": key_path}, AMT_PARAMS, study="s", side="original")
+        load_amt({"results": str(results), "key": key_path}, "s", "original", **AMT_PARAMS)

@@ -52,7 +52,7 @@ def export(tmp_path):
 
 
 def test_load_maps_answers_positionally_and_pseudonymises(export):
-    judgements, participants = load(export, {"criterion": "meaning", "positions": 2}, study="s", side="reproduction")
+    judgements, participants = load(export, "s", "reproduction", criterion="meaning", positions=2)
     assert len(judgements) == 6 and len(participants) == 3
     task2 = judgements[judgements["task"] == 2].sort_values("question")
     assert task2[["system", "system_b", "value"]].values.tolist() == [["lbow", "sep_ae", -1], ["golds", "inputs", -1]]
@@ -65,7 +65,7 @@ def test_truncated_database_gives_one_clear_error(export, tmp_path):
     truncated = tmp_path / "truncated.db"
     truncated.write_bytes(Path(export["database"]).read_bytes()[:600])
     with pytest.raises(HumevalError) as info:
-        load({**export, "database": str(truncated)}, {"positions": 2}, study="s", side="reproduction")
+        load({**export, "database": str(truncated)}, "s", "reproduction", positions=2)
     assert "truncated.db" in str(info.value) and "SQLite" in str(info.value)
 
 
@@ -73,7 +73,7 @@ def test_item_file_with_missing_column_names_it(export, tmp_path):
     broken = tmp_path / "broken.csv"
     pd.read_csv(export["items"]).drop(columns="systemb1").to_csv(broken, index=False)
     with pytest.raises(HumevalError) as info:
-        load({**export, "items": str(broken)}, {"positions": 2}, study="s", side="reproduction")
+        load({**export, "items": str(broken)}, "s", "reproduction", positions=2)
     assert "broken.csv" in str(info.value) and "systemb1" in str(info.value)
 
 
@@ -81,11 +81,11 @@ def test_task_without_item_row_is_an_error(export, tmp_path):
     short = tmp_path / "short.csv"
     pd.read_csv(export["items"]).head(1).to_csv(short, index=False)
     with pytest.raises(HumevalError, match="task_number 2 has no row"):
-        load({**export, "items": str(short)}, {"positions": 2}, study="s", side="reproduction")
+        load({**export, "items": str(short)}, "s", "reproduction", positions=2)
 
 
 def test_answer_other_than_a_or_b_is_an_error(tmp_path, export):
     db = tmp_path / "odd.db"
     make_database(db, {1: [["A", "C"]]})
     with pytest.raises(HumevalError, match="'C' is not 'A' or 'B'"):
-        load({**export, "database": str(db)}, {"positions": 2}, study="s", side="reproduction")
+        load({**export, "database": str(db)}, "s", "reproduction", positions=2)

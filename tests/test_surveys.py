@@ -12,14 +12,14 @@ PARAMS = {
     "contexts": 1,
     "responses": 2,
     "layout": "alternate",
-    "range": [1, 6],
+    "scale": [1, 6],
     "response_text_pattern": r"Response \d+:\s*(.*?)\n\n",
 }
 
 
 def test_positional_parsing_wins_over_duplicated_tags():
     judgements, participants = load(
-        {"survey": str(FIXTURES / "qualtrics_2_participants.csv")}, PARAMS, study="s", side="reproduction"
+        {"survey": str(FIXTURES / "qualtrics_2_participants.csv")}, "s", "reproduction", **PARAMS
     )
     first = judgements[judgements["participant"] == participants["participant"].iloc[0]]
     cells = first.set_index(["item", "criterion"])["value"].to_dict()
@@ -41,7 +41,7 @@ def test_likert_value_out_of_range_names_row_and_column(tmp_path):
     bad = tmp_path / "likert9.csv"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(HumevalError) as info:
-        load({"survey": str(bad)}, PARAMS, study="s", side="reproduction")
+        load({"survey": str(bad)}, "s", "reproduction", **PARAMS)
     assert "row 4, column 13" in str(info.value) and "outside 1..6" in str(info.value)
 
 
@@ -49,9 +49,9 @@ def test_layout_that_does_not_fit_the_question_texts_is_refused():
     with pytest.raises(HumevalError, match="column 12: question text does not mention 'readability'"):
         load(
             {"survey": str(FIXTURES / "qualtrics_2_participants.csv")},
-            {**PARAMS, "layout": "criterion_blocks"},
-            study="s",
-            side="reproduction",
+            "s",
+            "reproduction",
+            **{**PARAMS, "layout": "criterion_blocks"},
         )
 
 

@@ -80,11 +80,10 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
 
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express."""
-    from humeval.vocabulary import registry
+    from humeval.vocabulary import entries
 
-    # the registries read from the source (nothing imported: validation runs in Snakemake's own process)
-    EXCLUSIONS, KINDS = registry("humeval.exclusions", "EXCLUSIONS"), registry("humeval.figures", "KINDS")
-    LOADERS, METRICS = registry("humeval.loaders", "LOADERS"), registry("humeval.metrics", "METRICS")
+    # the vocabulary is read from the source (nothing imported: validation runs in Snakemake's own process)
+    EXCLUSIONS, KINDS, LOADERS, METRICS = (entries(k) for k in ("exclusion", "figure", "loader", "metric"))
 
     def fail(message: str) -> None:
         raise HumevalError(message, study=study["name"], file=source)
@@ -112,7 +111,9 @@ def check_references(study: dict, source: str) -> None:
                 fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
         check_patterns(entry.get("params", {}), f"extract.{k}.params", fail)
         if entry["loader"] == "tabular":
-            reserved = registry("humeval.loaders.tabular", "RESERVED_CARRY")
+            from humeval.vocabulary import constant
+
+            reserved = constant("humeval.loaders.tabular", "RESERVED_CARRY")
             for name in entry.get("params", {}).get("carry", {}) or {}:
                 if name in reserved:
                     fail(
@@ -184,51 +185,22 @@ def check_figure_labels(study: dict, fail) -> None:
 
 
 def check_parameters(study: dict, fail) -> None:
-    """Every loader, metric, exclusion and figure entry names only parameters its code reads, and gives the
-    ones it requires (read from the code by :mod:`humeval.vocabulary`; a typo gets a close match)."""
+    """Every loader, metric, exclusion, QRA and figure entry gives only the parameters its function declares,
+    every one it requires, each of its declared type (:func:`humeval.vocabulary.check_entry`: read from the
+    signature; a typo gets a close match)."""
     from humeval import vocabulary
 
-    checks = [
-        ("extract", "loader", vocabulary.loader_entries(), lambda e: e.get("params", {}), "params", ()),
-        ("metrics", "metric", vocabulary.metric_entries(), lambda e: _without(e, "metric", "description"), "", ()),
-        ("exclusions", "exclusion", vocabulary.exclusion_entries(), lambda e: e.get("params", {}), "params", ()),
-        (
-            "figures",
-            "kind",
-            vocabulary.figure_entries(),
-            lambda e: _without(e, "id", "kind", "table", "description"),
-            "",
-            ("id", "table"),
-        ),
-    ]
-    for section, key, registry, given_of, sub, provided in checks:
+    for kind, (section, key) in vocabulary.KINDS.items():
+        known = vocabulary.entries(kind)
         for k, entry in enumerate(study.get(section, [])):
-            known = registry[entry[key]]
-            path = f"{section}.{k}" + (f".{sub}" if sub else "")
-            given = given_of(entry)
-            message = (
-                vocabulary.unknown_keys(given, known.names(), path)
-                or vocabulary.missing_keys(given, known, path, provided)
-                or list_expected(given, known, path)
-            )
+            if entry[key] not in known:
+                continue  # the schema's enum or check_references named it
+            params_key = "params" if kind in ("loader", "exclusion") else ""
+            given = entry.get("params", {}) if params_key else _without(entry, key, "description", "id")
+            path = f"{section}.{k}" + (f".{params_key}" if params_key else "")
+            message = vocabulary.check_entry(known[entry[key]], given, path)
             if message:
-                fail(message + f" ({entry[key]}; see docs/{'loaders' if section == 'extract' else 'metrics'}.md)")
-
-
-#: Loader and metric parameters that hold column lists, where one column's name given as text would be read
-#: letter by letter (``item: _unit_id`` looks for a column ``_``).
-LIST_PARAMETERS = ("item", "items", "judgement", "by", "units", "stats", "sides", "tests")
-
-
-def list_expected(given: dict, known, path: str) -> str | None:
-    """A parameter that takes a list (its default is a list or tuple, or it is a known list parameter) given a
-    single string: the message naming it, else None."""
-    for parameter in known.parameters:
-        value = given.get(parameter.name)
-        default = (parameter.default or "").lstrip()
-        if isinstance(value, str) and (default.startswith(("[", "(")) or parameter.name in LIST_PARAMETERS):
-            return f"key {path}.{parameter.name}: expected a list, e.g. [{value}], not the text {value!r}"
-    return None
+                fail(message + f" ({entry[key]}; see docs/{'loaders' if kind == 'loader' else 'metrics'}.md)")
 
 
 def _without(entry: dict, *keys: str) -> dict:

@@ -15,12 +15,14 @@ import logging
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.vocabulary import function, register
 
 log = logging.getLogger(__name__)
 
 EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]
 
 
+@register("exclusion", "missing_value")
 def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Series:
     """A row whose value the export left empty (an unanswered rating): applied before every configured
     exclusion, so judgements in = kept + excluded always holds."""
@@ -28,6 +30,7 @@ def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Se
     return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(missing, "no value in the export (empty cell)")
 
 
+@register("exclusion", "attention_check")
 def attention_check(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str, unit: str = "participant"
 ) -> pd.Series:
@@ -48,6 +51,7 @@ def attention_check(
     return reasons
 
 
+@register("exclusion", "drop_systems")
 def drop_systems(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, systems: list[str], reason: str = "check item, not scored"
 ) -> pd.Series:
@@ -58,6 +62,7 @@ def drop_systems(
     return (f"{reason} (" + pair + ")").where(hit)
 
 
+@register("exclusion", "drop_where")
 def drop_where(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, column: str, values: list, reason: str
 ) -> pd.Series:
@@ -75,6 +80,7 @@ def drop_where(
     return (reason + f" ({column} = " + as_text + ")").where(hit)
 
 
+@register("exclusion", "invalid_permutation")
 def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *, k: int | None = None) -> pd.Series:
     """Drop a ranking that is not a permutation: each of its k systems at exactly one of the ranks 1..k.
 
@@ -99,6 +105,7 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
     return reasons.reindex(judgements.index)
 
 
+@register("exclusion", "drop_uncovered")
 def drop_uncovered(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, reference: str, keys: dict[str, str]
 ) -> pd.Series:
@@ -119,6 +126,7 @@ def drop_uncovered(
     return reasons
 
 
+@register("exclusion", "drop_groups_containing")
 def drop_groups_containing(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, group: str, column: str, pattern: str, reason: str
 ) -> pd.Series:
@@ -134,15 +142,6 @@ def drop_groups_containing(
     )
 
 
-EXCLUSIONS = {
-    "missing_value": missing_value,
-    "attention_check": attention_check,
-    "drop_systems": drop_systems,
-    "drop_where": drop_where,
-    "drop_uncovered": drop_uncovered,
-    "invalid_permutation": invalid_permutation,
-    "drop_groups_containing": drop_groups_containing,
-}
 VARIANT_COLUMNS = ["variant", *EXCLUSION_COLUMNS]
 
 
@@ -161,11 +160,9 @@ def apply_exclusions(
         entries = [{"exclusion": "missing_value"}, *entries]
     for entry in entries:
         name = entry["exclusion"]
-        if name not in EXCLUSIONS:
-            raise HumevalError(f"unknown exclusion {name!r}; known exclusions: {sorted(EXCLUSIONS)}")
         label = entry.get("name", name)
         scope = kept if not entry.get("sides") else kept[kept["side"].isin(entry["sides"])]
-        reasons = EXCLUSIONS[name](scope, participants, **entry.get("params", {})).dropna()
+        reasons = function("exclusion", name)(scope, participants, **entry.get("params", {})).dropna()
         if reasons.empty:
             continue
         dropped_ids = scope.loc[reasons.index, "judgement_id"].unique()  # an array: isin hashes it, no Python set

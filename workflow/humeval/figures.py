@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.vocabulary import function, register
 
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
 STYLE = {
@@ -49,37 +50,74 @@ def save(fig, path_stem: str | Path, formats: tuple[str, ...] = ("png",)) -> lis
     return paths
 
 
-def bars(audit: pd.DataFrame, spec: dict, plt):
-    """Grouped vertical bars: one group per row, one bar per column of ``spec['table']``.
+@register("figure", "bars")
+def bars(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    rows: list[str],
+    columns: list[str],
+    labels: dict[str, str] | None = None,
+    ylabel: str = "",
+    xlabel: str = "",
+    title: str | None = None,
+    label_format: str = "{:.2f}",
+    sort: bool = False,
+    legend: bool = False,
+):
+    """Grouped vertical bars: one group per row, one bar per column of ``table``; bars drawn from published-only
+    numbers are hatched, and the legend says so.
 
-    ``spec``: ``table, rows, columns, labels? ({column: legend label}), ylabel?, title?,
-    label_format? (e.g. "{:+.1f}%"), sort? (rows by the first column, descending), xlabel?``.
-    Bars drawn from published-only numbers are hatched; the legend says so.
+    Parameters
+    ----------
+    table : str
+        The table whose numbers are drawn (its recomputed value, else its published one).
+    rows : list of str
+        The rows drawn, one group each, in this order.
+    columns : list of str
+        The columns drawn, one bar per group each; a missing cell is an error.
+    labels : dict of str to str, optional
+        Column -> legend label (default: the column).
+    ylabel, xlabel : str
+        Axis labels.
+    title : str, optional
+        The figure title.
+    label_format : str
+        The format of the number printed on each bar (``"{:+.1f}%"``).
+    sort : bool
+        Rows by the first column's value, descending, instead of ``rows`` order.
+    legend : bool
+        A legend even for one column.
+
+    Returns
+    -------
+    Figure
+        A bar chart, saved as ``<id>.png``.
     """
-    part = audit[audit["table"] == spec["table"]].set_index(["row", "column"])
-    rows, columns = [str(r) for r in spec["rows"]], spec["columns"]
+    part = audit[audit["table"] == table].set_index(["row", "column"])
+    rows = [str(r) for r in rows]
     missing = [(r, c) for r in rows for c in columns if (r, c) not in part.index]
     if missing:
-        raise HumevalError(f"figure {spec['id']}: no number for cell(s) {missing[:3]} of table {spec['table']!r}")
+        raise HumevalError(f"no number for cell(s) {missing[:3]} of table {table!r}")
 
     def shown(row, column):
         cell = part.loc[(row, column)]
         return (cell["value"] if pd.notna(cell["value"]) else cell["published"]), cell["status"] == "published_only"
 
-    if spec.get("sort"):
+    if sort:
         rows = sorted(rows, key=lambda r: shown(r, columns[0])[0], reverse=True)
     fig, ax = plt.subplots(
         figsize=(min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1)), 3.6)
     )
     width = 0.8 / len(columns)
-    label_format = spec.get("label_format", "{:.2f}")
     any_published = False
     for k, column in enumerate(columns):
         cells = [shown(r, column) for r in rows]
         values = [v for v, _ in cells]
         hatches = ["//" if p else None for _, p in cells]
         any_published |= any(p for _, p in cells)
-        label = spec.get("labels", {}).get(column, column) + (" (published)" if all(p for _, p in cells) else "")
+        label = (labels or {}).get(column, column) + (" (published)" if all(p for _, p in cells) else "")
         xs = [i + (k - (len(columns) - 1) / 2) * width for i in range(len(rows))]
         drawn = ax.bar(
             xs,
@@ -100,11 +138,11 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
         )
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_xticks(range(len(rows)), rows, fontsize=8 if len(rows) > 10 else 10)
-    ax.set_ylabel(spec.get("ylabel", ""))
-    ax.set_xlabel(spec.get("xlabel", ""))
+    ax.set_ylabel(ylabel)
+    ax.set_xlabel(xlabel)
     ax.margins(y=0.15)
-    if spec.get("title"):
-        ax.set_title(spec["title"])
+    if title:
+        ax.set_title(title)
     if any_published and len(columns) == 1 and not all(shown(r, columns[0])[1] for r in rows):
         from matplotlib.patches import Patch
 
@@ -116,32 +154,63 @@ def bars(audit: pd.DataFrame, spec: dict, plt):
             frameon=False,
             fontsize=8,
         )
-    elif len(columns) > 1 or spec.get("legend"):
+    elif len(columns) > 1 or legend:
         ax.legend(frameon=False, fontsize=8)
     return fig
 
 
-def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
-    """Horizontal 100%-stacked bars: per group, one bar per ``bars`` entry, one segment per column.
-
-    ``spec``: ``table, groups, bars: [{label, row ("{group}" placeholder), columns, annotate?}],
-    segments (legend labels), annotate_format?, panels? (one subplot per group), title?``. A bar whose
+@register("figure", "stacked_bars")
+def stacked_bars(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    groups: list[str],
+    bars: list[dict],
+    segments: list[str],
+    panels: bool = False,
+    annotate_format: str = "{:.2f}",
+    xlabel: str = "share",
+    title: str | None = None,
+):
+    """Horizontal 100%-stacked bars: per group, one bar per ``bars`` entry, one segment per column. A bar whose
     cells are all published only is hatched and labelled "(published)".
+
+    Parameters
+    ----------
+    table : str
+        The table whose numbers are drawn.
+    groups : list of str
+        The groups, each filling ``{group}`` in the bars' rows.
+    bars : list of dict
+        ``[{label, row, columns, annotate?}]``: a bar's label, its row (with a ``{group}`` placeholder), the
+        columns stacked as its segments, and whether to print the values.
+    segments : list of str
+        The legend label of each segment, in column order.
+    panels : bool
+        One subplot per group instead of one axis.
+    annotate_format : str
+        The format of a printed segment value.
+    xlabel : str
+        The axis label.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        A stacked bar chart, saved as ``<id>.png``.
     """
-    part = audit[audit["table"] == spec["table"]].set_index(["row", "column"])
-    groups, bar_specs, segments = spec["groups"], spec["bars"], spec["segments"]
-    panels = spec.get("panels", False)
+    part = audit[audit["table"] == table].set_index(["row", "column"])
+    bar_specs = bars
     ncols = 2 if panels and len(groups) > 1 else 1
     nrows = -(-len(groups) // ncols) if panels else 1
     height = (0.45 * len(bar_specs) + 0.8) * (nrows if panels else len(groups) / 1.6 + 0.6)
     fig, axes = plt.subplots(nrows, ncols, figsize=(5.2 * ncols, max(2.6, height)), squeeze=False)
-    annotate_format = spec.get("annotate_format", "{:.2f}")
 
     def cell(row, column):
         if (row, column) not in part.index:
-            raise HumevalError(
-                f"figure {spec['id']}: no number for cell ({row!r}, {column!r}) of table {spec['table']!r}"
-            )
+            raise HumevalError(f"no number for cell ({row!r}, {column!r}) of table {table!r}")
         c = part.loc[(row, column)]
         return (c["value"] if pd.notna(c["value"]) else c["published"]), c["status"] == "published_only"
 
@@ -193,33 +262,68 @@ def stacked_bars(audit: pd.DataFrame, spec: dict, plt):
     )
     for ax in axes.flat:
         ax.grid(False)
-        ax.set_xlabel(spec.get("xlabel", "share"))
-    if spec.get("title"):
-        fig.suptitle(spec["title"], y=1.02)
+        ax.set_xlabel(xlabel)
+    if title:
+        fig.suptitle(title, y=1.02)
     fig.tight_layout()
     return fig
 
 
-def interval_bars(audit: pd.DataFrame, spec: dict, plt):
-    """Panels of grouped bars with interval whiskers: x = ``categories``, one bar per series row.
+@register("figure", "interval_bars")
+def interval_bars(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    categories: list[str],
+    panels: list[dict],
+    value: str,
+    low: str,
+    high: str,
+    overlay: str | None = None,
+    short_labels: bool = False,
+    ylabel: str = "",
+    title: str | None = None,
+):
+    """Panels of grouped bars with interval whiskers: x = ``categories``, one bar per series row. Series without
+    numbers (an optional input absent) are left out, and a panel without any series is dropped.
 
-    ``spec``: ``table, categories, panels: [{title, series: [row, ...], labels?}], value ("{category}"),
-    low ("{category}_lo"), high ("{category}_hi"), overlay? (a translucent taller bar, e.g.
-    "{category}_wintie"), ylabel?, title?``. Series without numbers (an optional input absent) are left
-    out, and a panel without any series is dropped.
+    Parameters
+    ----------
+    table : str
+        The table whose numbers are drawn.
+    categories : list of str
+        The x positions, each filling ``{category}`` in the column templates.
+    panels : list of dict
+        ``[{title, series: [row, ...], labels?}]``: one panel each, one bar per series row.
+    value, low, high : str
+        Column templates of the bar and its whisker ends (``"{category}"``, ``"{category}_lo"``,
+        ``"{category}_hi"``).
+    overlay : str, optional
+        A column template drawn as a translucent taller bar behind (``"{category}_wintie"``).
+    short_labels : bool
+        Label a series by the last ``|`` part of its row (``O|BLEU`` -> ``BLEU``) where a panel gives no label.
+    ylabel : str
+        The axis label.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        Bars with interval whiskers, saved as ``<id>.png``.
     """
-    part = audit[audit["table"] == spec["table"]]
+    part = audit[audit["table"] == table]
     values = part.assign(shown=part["value"].where(part["value"].notna(), part["published"])).set_index(
         ["row", "column"]
     )["shown"]
-    categories = spec["categories"]
     panels = [
-        dict(p, series=[s for s in p["series"] if (s, spec["value"].format(category=categories[0])) in values.index])
-        for p in spec["panels"]
+        dict(p, series=[s for s in p["series"] if (s, value.format(category=categories[0])) in values.index])
+        for p in panels
     ]
     panels = [p for p in panels if p["series"]]
     if not panels:
-        raise HumevalError(f"figure {spec['id']}: table {spec['table']!r} has no numbers for any series")
+        raise HumevalError(f"table {table!r} has no numbers for any series")
     fig, axes = plt.subplots(
         len(panels), 1, figsize=(max(7, 1.1 * len(categories) + 2), 2.8 * len(panels)), squeeze=False
     )
@@ -231,14 +335,14 @@ def interval_bars(audit: pd.DataFrame, spec: dict, plt):
                 return [values.get((series, template.format(category=c)), float("nan")) for c in categories]
 
             xs = [i + (k - (len(panel["series"]) - 1) / 2) * width for i in range(len(categories))]
-            heights = get(spec["value"])
+            heights = get(value)
             color = PALETTE[k % len(PALETTE)]
-            if spec.get("overlay"):
-                ax.bar(xs, get(spec["overlay"]), width=width * 0.95, color=color, alpha=0.3)
-            low, high = get(spec["low"]), get(spec["high"])
+            if overlay:
+                ax.bar(xs, get(overlay), width=width * 0.95, color=color, alpha=0.3)
+            lows, highs = get(low), get(high)
             errors = [
-                [max(0.0, h - lo) for h, lo in zip(heights, low)],
-                [max(0.0, hi - h) for h, hi in zip(heights, high)],
+                [max(0.0, h - lo) for h, lo in zip(heights, lows)],
+                [max(0.0, hi - h) for h, hi in zip(heights, highs)],
             ]
             ax.bar(
                 xs,
@@ -248,53 +352,86 @@ def interval_bars(audit: pd.DataFrame, spec: dict, plt):
                 yerr=errors,
                 capsize=2,
                 error_kw={"linewidth": 0.8},
-                label=panel.get("labels", {}).get(
-                    series, series.split("|")[-1] if spec.get("short_labels") else series
-                ),
+                label=panel.get("labels", {}).get(series, series.split("|")[-1] if short_labels else series),
             )
         ax.set_xticks(range(len(categories)), categories)
         ax.set_title(panel["title"], fontsize=10)
-        ax.set_ylabel(spec.get("ylabel", ""))
+        ax.set_ylabel(ylabel)
         ax.axhline(0, color="black", linewidth=0.6)
         ax.legend(
             frameon=False, fontsize=7, ncol=min(6, len(panel["series"])), loc="upper left", bbox_to_anchor=(1.0, 1.0)
         )
-    if spec.get("title"):
-        fig.suptitle(spec["title"])
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
-def dumbbell(audit: pd.DataFrame, spec: dict, plt):
-    """Original vs reproduction at a glance: one panel per table, x = ``categories`` (e.g. conditions x
-    criteria), a hollow marker for the original, a filled one for the reproduction, joined by a line.
+@register("figure", "dumbbell")
+def dumbbell(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    tables: list[str],
+    conditions: list[str],
+    criteria: list[str],
+    row_template: str,
+    column_template: str,
+    titles: dict[str, str] | None = None,
+    ylabel: str = "",
+    title: str | None = None,
+):
+    """Original vs reproduction at a glance: one panel per table, x = conditions x criteria, a hollow marker for
+    the original, a filled one for the reproduction, joined by a line.
 
-    ``spec``: ``tables, row_template`` (e.g. "ICC-C|{criterion}"), ``column_template`` (e.g.
-    "{condition}|{side}"), ``conditions, criteria, titles?, ylabel?, title?``.
+    Parameters
+    ----------
+    table : str
+        The table the figure is shown with in the report.
+    tables : list of str
+        The tables drawn, one panel each.
+    conditions, criteria : list of str
+        The x positions: every condition with every criterion.
+    row_template : str
+        The row of a criterion (``"ICC-C|{criterion}"``).
+    column_template : str
+        The column of a condition and side (``"{condition}|{side}"``; sides ``original`` and ``reproduction``).
+    titles : dict of str to str, optional
+        Table -> its panel title (default: the table id).
+    ylabel : str
+        The axis label.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        A dumbbell chart, saved as ``<id>.png``.
     """
     values = audit.assign(shown=audit["value"].where(audit["value"].notna(), audit["published"])).set_index(
         ["table", "row", "column"]
     )["shown"]
-    categories = [(c, k) for c in spec["conditions"] for k in spec["criteria"]]
-    ncols = min(4, len(spec["tables"]))
-    nrows = -(-len(spec["tables"]) // ncols)
+    categories = [(c, k) for c in conditions for k in criteria]
+    ncols = min(4, len(tables))
+    nrows = -(-len(tables) // ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.8 * nrows), squeeze=False, sharey=True)
-    for ax, table in zip(axes.flat, spec["tables"]):
+    for ax, panel in zip(axes.flat, tables):
         for x, (condition, criterion) in enumerate(categories):
-            row = spec["row_template"].format(criterion=criterion)
+            row = row_template.format(criterion=criterion)
             pair = [
-                values.get((table, row, spec["column_template"].format(condition=condition, side=side)), float("nan"))
+                values.get((panel, row, column_template.format(condition=condition, side=side)), float("nan"))
                 for side in ("original", "reproduction")
             ]
-            color = PALETTE[spec["criteria"].index(criterion) % len(PALETTE)]
+            color = PALETTE[criteria.index(criterion) % len(PALETTE)]
             ax.plot([x, x], pair, color=color, linewidth=1)
             ax.plot(x, pair[0], "o", mfc="white", mec=color)
             ax.plot(x, pair[1], "o", color=color)
         ax.set_xticks(range(len(categories)), [f"{c}\n{k[:4]}" for c, k in categories], fontsize=7)
-        ax.set_title(spec.get("titles", {}).get(table, table), fontsize=9)
-    for ax in axes.flat[len(spec["tables"]) :]:
+        ax.set_title((titles or {}).get(panel, panel), fontsize=9)
+    for ax in axes.flat[len(tables) :]:
         ax.set_visible(False)
-    axes[0, 0].set_ylabel(spec.get("ylabel", ""))
+    axes[0, 0].set_ylabel(ylabel)
     from matplotlib.lines import Line2D
 
     fig.legend(
@@ -306,42 +443,61 @@ def dumbbell(audit: pd.DataFrame, spec: dict, plt):
         frameon=False,
         fontsize=8,
     )
-    if spec.get("title"):
-        fig.suptitle(spec["title"])
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
 
 
-def reliability_scatter(audit: pd.DataFrame, spec: dict, plt):
-    """One scatter per condition of per-participant reliabilities (x, y columns of ``points_table``, rows
-    ``<condition>|<participant>``), annotated with r and p from ``table`` (rows = conditions)."""
-    points = audit[audit["table"] == spec["points_table"]]
-    stats = audit[audit["table"] == spec["table"]].set_index(["row", "column"])["value"]
-    conditions = spec["conditions"]
+@register("figure", "reliability_scatter")
+def reliability_scatter(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    points_table: str,
+    conditions: list[str],
+    x: str,
+    y: str,
+    title: str | None = None,
+):
+    """One scatter per condition of per-participant reliabilities, annotated with r and p.
+
+    Parameters
+    ----------
+    table : str
+        The table of r and p per condition (rows = conditions, columns ``r`` and ``p``).
+    points_table : str
+        The table of per-participant values (rows ``<condition>|<participant>``).
+    conditions : list of str
+        The conditions, one panel each.
+    x, y : str
+        The columns of ``points_table`` on the axes.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        Scatter plots, saved as ``<id>.png``.
+    """
+    points = audit[audit["table"] == points_table]
+    stats = audit[audit["table"] == table].set_index(["row", "column"])["value"]
     fig, axes = plt.subplots(1, len(conditions), figsize=(3.2 * len(conditions), 3.2), squeeze=False, sharey=True)
     for ax, condition in zip(axes[0], conditions):
         part = points[points["row"].str.startswith(condition + "|")].pivot(
             index="row", columns="column", values="value"
         )
-        ax.scatter(part[spec["x"]], part[spec["y"]], s=14, color=PALETTE[0])
+        ax.scatter(part[x], part[y], s=14, color=PALETTE[0])
         ax.set_title(condition, fontsize=10)
-        ax.set_xlabel(f"{spec['x']} reliability")
+        ax.set_xlabel(f"{x} reliability")
         r, p = stats.get((condition, "r"), float("nan")), stats.get((condition, "p"), float("nan"))
         ax.text(0.04, 0.96, f"r = {r:.2f}\np = {p:.2g}", transform=ax.transAxes, va="top", fontsize=8)
-    axes[0, 0].set_ylabel(f"{spec['y']} reliability")
-    if spec.get("title"):
-        fig.suptitle(spec["title"])
+    axes[0, 0].set_ylabel(f"{y} reliability")
+    if title:
+        fig.suptitle(title)
     fig.tight_layout()
     return fig
-
-
-KINDS = {
-    "bars": bars,
-    "stacked_bars": stacked_bars,
-    "interval_bars": interval_bars,
-    "dumbbell": dumbbell,
-    "reliability_scatter": reliability_scatter,
-}
 
 
 def draw_figures(
@@ -352,9 +508,11 @@ def draw_figures(
     written = []
     Path(outdir).mkdir(parents=True, exist_ok=True)
     for spec in specs:
-        if spec["kind"] not in KINDS:
-            raise HumevalError(f"figure {spec['id']}: unknown kind {spec['kind']!r}; known kinds: {sorted(KINDS)}")
-        fig = KINDS[spec["kind"]](audit, spec, plt)
+        params = {k: v for k, v in spec.items() if k not in ("id", "kind", "description")}
+        try:
+            fig = function("figure", spec["kind"])(audit, plt, **params)
+        except HumevalError as exc:
+            raise HumevalError(f"figure {spec['id']}: {exc}") from None
         written += save(fig, Path(outdir) / spec["id"], formats)
         plt.close(fig)
     return written

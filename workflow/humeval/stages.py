@@ -15,8 +15,9 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader and writer,
-#: the study-file reader (a job reads its slice of the study config) with the QRA3 tables it declares.
-SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile.py", "qra3_layout.py")
+#: the study-file reader (a job reads its slice of the study config) with the QRA3 tables it declares, and the
+#: vocabulary (the registry every configured function is found by).
+SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile.py", "qra3_layout.py", "vocabulary.py")
 
 #: Per stage (a rule of workflow/rules): package files and folders (ending in ``/``) besides :data:`SHARED`.
 STAGE_CODE: dict[str, tuple[str, ...]] = {
@@ -47,7 +48,7 @@ def stage_sources(stage: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """The package source files of ``stage`` (sorted), the folders expanded to their ``.py`` files.
 
     >>> [p.name for p in stage_sources("figures")]
-    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'qra3_layout.py', 'runner.py', 'studyfile.py']
+    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'qra3_layout.py', 'runner.py', 'studyfile.py', 'vocabulary.py']
     """
     files: set[Path] = set()
     for entry in SHARED + STAGE_CODE[stage]:

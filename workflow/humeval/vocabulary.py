@@ -1,17 +1,39 @@
-"""The configuration vocabulary read from the code itself: every registered loader, metric, exclusion, QRA
-type and figure kind with its parameters (name, type, default, required) and its docstring.
+"""The configuration vocabulary: every loader, metric, exclusion, QRA type and figure kind a study config may
+name, one calling convention for all of them, and one way to read it.
 
-Read with :mod:`ast` from the source files, so validating a study config before any job runs imports no
-metric library, and the generated docs (``docs/metrics.md``, ``docs/loaders.md``; ``tools/gendocs.py``)
-cannot drift from the code. Functions with keyword parameters (metrics, exclusions) are read from their
-signatures; functions that take a ``params``/``spec`` dict (loaders, figure kinds) from the keys their
-module reads (``params["x"]`` is required, ``params.get("x", default)`` optional).
+A function joins the vocabulary with :func:`register`. Its positional parameters are what the pipeline hands
+it (the judgements, the audit, the raw files); its keyword-only parameters are what a config entry may give,
+each with a type hint and a numpydoc ``Parameters`` entry saying what it means; its ``Returns`` section says
+what it writes (after pingouin)::
+
+    @register("metric", "pairwise_tally")
+    def pairwise_tally_numbers(data: StudyData, *, table: str, stats: list[TallyStat] = TALLY_STATS) -> pd.DataFrame:
+        '''Wins, losses and ties per system ...
+
+        Parameters
+        ----------
+        table : str
+            The table the cells go to.
+        ...
+
+        Returns
+        -------
+        DataFrame
+            Cells (table, row, column, value): ...
+        '''
+
+The registrations, signatures and docstrings are read from the source with :mod:`ast`, nothing imported, so
+validating a study config in Snakemake's own process pays for no metric library, and the generated docs
+(``python tools/gendocs.py``) and the validation cannot drift from the code: an entry's unknown key, missing
+key, a text where a list is expected or a value outside a ``Literal`` stops ``snakemake -n`` with the key.
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
+import importlib
+import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -19,18 +41,68 @@ from pathlib import Path
 PACKAGE = "humeval"
 ROOT = Path(__file__).resolve().parent
 
+#: Each kind of registered function: the config section that names it and the key naming it there.
+KINDS = {
+    "loader": ("extract", "loader"),
+    "metric": ("metrics", "metric"),
+    "exclusion": ("exclusions", "exclusion"),
+    "qra": ("qra", "type"),
+    "figure": ("figures", "kind"),
+}
 
-@cache
-def module_origin(module: str) -> str | None:
-    """The source file of a ``humeval`` module, found on disk (nothing is imported)."""
-    parts = module.split(".")
-    if parts[0] != PACKAGE:
-        return None
-    base = ROOT.joinpath(*parts[1:])
-    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
-        if candidate.is_file():
-            return str(candidate)
-    return None
+
+def register(kind: str, name: str, *, renamed: dict[str, str] | None = None):
+    """Register the decorated function as ``name`` among the ``kind`` functions (:data:`KINDS`) a study config
+    may name. ``renamed`` maps a parameter's former name to its name now: a config that still gives the former
+    gets one line saying what to rename. The registration is read from the source (:func:`entries`); at run
+    time the decorator only checks its arguments and returns the function unchanged."""
+    if kind not in KINDS:
+        raise ValueError(f"register: unknown kind {kind!r} ({sorted(KINDS)})")
+
+    def mark(function):
+        return function
+
+    return mark
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One keyword-only parameter: its name, type hint and default as source text (``default`` None when
+    required), the default's value where it names a constant, its meaning (the docstring) and the values
+    it allows (a ``Literal`` hint, directly or in a list)."""
+
+    name: str
+    annotation: str = ""
+    default: str | None = None
+    value: str | None = None
+    meaning: str = ""
+    allowed: tuple | None = None
+
+    @property
+    def required(self) -> bool:
+        return self.default is None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered name: its kind, where it lives, its config parameters, its summary and what it returns."""
+
+    kind: str
+    name: str
+    module: str
+    function: str
+    parameters: tuple[Parameter, ...]
+    doc: str
+    returns: str
+    documented: frozenset[str]
+    renamed: dict[str, str]
+
+    @property
+    def target(self) -> str:
+        return f"{self.module}:{self.function}"
+
+    def names(self) -> list[str]:
+        return [p.name for p in self.parameters]
 
 
 @cache
@@ -40,179 +112,238 @@ def parsed_source(path: str) -> tuple[ast.Module, str]:
     return ast.parse(source), source
 
 
-@dataclass(frozen=True)
-class Parameter:
-    name: str
-    annotation: str = ""
-    default: str | None = None  # source text of the default; None when required
-
-    @property
-    def required(self) -> bool:
-        return self.default is None
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join((PACKAGE, *(parts[:-1] if parts[-1] == "__init__" else parts)))
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One registered name: where it lives, its parameters and its docstring."""
-
-    name: str
-    target: str
-    parameters: tuple[Parameter, ...]
-    doc: str
-
-    def names(self) -> list[str]:
-        return [p.name for p in self.parameters]
+def module_path(module: str) -> Path:
+    base = ROOT.joinpath(*module.split(".")[1:])
+    return base / "__init__.py" if (base / "__init__.py").is_file() else base.with_suffix(".py")
 
 
-@cache
-def _module_tree(module: str) -> tuple[ast.Module, str]:
-    origin = module_origin(module)  # found on disk: find_spec would import the parent packages (and pandas)
-    if origin is None:
-        raise ModuleNotFoundError(module)
-    return parsed_source(origin)
+def registration(node: ast.AST) -> tuple[str, str, dict] | None:
+    """``(kind, name, renamed)`` of a function decorated ``@register(kind, name, renamed=...)``, else None."""
+    for decorator in getattr(node, "decorator_list", []):
+        if (
+            isinstance(decorator, ast.Call)
+            and isinstance(decorator.func, ast.Name)
+            and decorator.func.id == "register"
+            and len(decorator.args) == 2
+            and all(isinstance(a, ast.Constant) for a in decorator.args)
+        ):
+            keywords = {k.arg: ast.literal_eval(k.value) for k in decorator.keywords}
+            return decorator.args[0].value, decorator.args[1].value, keywords.get("renamed") or {}
+    return None
 
 
 @cache
-def registry(module: str, variable: str) -> dict[str, str]:
-    """A registry dict of ``module`` read from its source, nothing imported: ``{name: target}``, the target
-    as written (a ``"module:function"`` or module string) or, for a function object, ``"module:function"``.
-
-    >>> registry("humeval.exclusions", "EXCLUSIONS")["missing_value"]
-    'humeval.exclusions:missing_value'
-    """
-    tree, _ = _module_tree(module)
-    for node in tree.body:
-        target = (
-            node.target
-            if isinstance(node, ast.AnnAssign)
-            else (node.targets[0] if isinstance(node, ast.Assign) else None)
-        )
-        if isinstance(target, ast.Name) and target.id == variable and isinstance(node.value, ast.Dict):
-            return {
-                key.value: value.value if isinstance(value, ast.Constant) else f"{module}:{value.id}"
-                for key, value in zip(node.value.keys, node.value.values)
-            }
-    raise AttributeError(f"{module} has no registry dict {variable}")
+def index() -> dict[str, dict[str, Entry]]:
+    """Every registered function of the package, by kind and name, read from the source files."""
+    found: dict[str, dict[str, Entry]] = {kind: {} for kind in KINDS}
+    for path in sorted(ROOT.rglob("*.py")):
+        if "register(" not in path.read_text():
+            continue
+        tree, _ = parsed_source(str(path))
+        module = module_name(path)
+        for node in tree.body:
+            marked = registration(node) if isinstance(node, ast.FunctionDef) else None
+            if marked:
+                kind, name, renamed = marked
+                if name in found[kind]:
+                    raise ValueError(f"{kind} {name!r} is registered twice ({found[kind][name].target}, {module})")
+                found[kind][name] = entry_of(kind, name, module, node, renamed)
+    return found
 
 
-def _function(module: str, function: str) -> ast.FunctionDef:
-    tree, _ = _module_tree(module)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            return node
-    raise AttributeError(f"{module} has no function {function}")
+def entries(kind: str) -> dict[str, Entry]:
+    """The registered functions of ``kind``, by name."""
+    return index()[kind]
 
 
-def signature_parameters(module: str, function: str, skip: tuple[str, ...] = ("data",)) -> tuple[Parameter, ...]:
-    """The named parameters of ``module.function`` (positional and keyword-only), defaults as source text."""
-    node = _function(module, function)
+def function(kind: str, name: str):
+    """The registered function itself (its module imported now, and only it)."""
+    from humeval.errors import HumevalError
+
+    known = entries(kind)
+    if name not in known:
+        raise HumevalError(f"unknown {kind} {name!r}; known: {sorted(known)}")
+    return getattr(importlib.import_module(known[name].module), known[name].function)
+
+
+def entry_of(kind: str, name: str, module: str, node: ast.FunctionDef, renamed: dict[str, str]) -> Entry:
+    doc = ast.get_docstring(node) or ""
+    summary, sections = numpydoc_sections(doc)
+    meanings = parameter_meanings(sections.get("Parameters", ""))
     args = node.args
-    positional = args.posonlyargs + args.args
-    defaults = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
-    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
-    return tuple(
-        Parameter(a.arg, ast.unparse(a.annotation) if a.annotation else "", None if d is None else ast.unparse(d))
-        for a, d in pairs
-        if a.arg not in skip
-    )
+    parameters = []
+    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
+        annotation = ast.unparse(arg.annotation) if arg.annotation else ""
+        default_text = None if default is None else ast.unparse(default)
+        value = None
+        if isinstance(default, ast.Name):  # a named constant: show its value
+            resolved = constant(module, default.id)
+            value = None if resolved is None else repr(resolved)
+        parameters.append(
+            Parameter(
+                arg.arg,
+                annotation,
+                default_text,
+                value,
+                meanings.get(arg.arg, ""),
+                allowed_values(arg.annotation, module),
+            )
+        )
+    returns = sections.get("Returns", "")
+    return Entry(kind, name, module, node.name, tuple(parameters), summary, returns, frozenset(meanings), renamed)
 
 
-def _keys_read(nodes, variable: str) -> tuple[Parameter, ...]:
-    """The keys read from the dict named ``variable`` among ``nodes``: ``variable["k"]`` is required unless the
-    key is also read with ``variable.get("k", default)`` or guarded by ``"k" in variable``, in order of use."""
-    found: dict[str, str | None] = {}
-    required: set[str] = set()
-    for root in nodes:
-        for node in ast.walk(root):
-            if (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == variable
-                and isinstance(node.slice, ast.Constant)
-                and isinstance(node.slice.value, str)
-            ):
-                found.setdefault(node.slice.value, None)
-                required.add(node.slice.value)
-            elif (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "get"
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == variable
-                and node.args
-                and isinstance(node.args[0], ast.Constant)
-            ):
-                found[node.args[0].value] = ast.unparse(node.args[1]) if len(node.args) > 1 else "None"
-            elif (
-                isinstance(node, ast.Compare)
-                and isinstance(node.left, ast.Constant)
-                and isinstance(node.ops[0], ast.In)
-                and isinstance(node.comparators[0], ast.Name)
-                and node.comparators[0].id == variable
-            ):
-                required.discard(node.left.value)
-                if found.get(node.left.value) is None:
-                    found[node.left.value] = "None"
-    positions = {}
-    for root in nodes:
-        for node in ast.walk(root):
-            if isinstance(node, ast.Constant) and node.value in found and node.value not in positions:
-                positions[node.value] = (node.lineno, node.col_offset)
-    ordered = sorted(found, key=lambda k: positions.get(k, (10**9, 0)))
-    return tuple(Parameter(k, "", None if (k in required and found[k] is None) else found[k]) for k in ordered)
+def numpydoc_sections(doc: str) -> tuple[str, dict[str, str]]:
+    """A numpydoc docstring's text before its first section, and each section's body by title.
+
+    >>> numpydoc_sections("Sum.\\n\\nParameters\\n----------\\nx : int\\n    A number.\\n")
+    ('Sum.', {'Parameters': 'x : int\\n    A number.'})
+    """
+    lines = doc.splitlines()
+    starts = [k for k in range(len(lines) - 1) if lines[k].strip() and re.fullmatch(r"-{3,}", lines[k + 1].strip())]
+    summary = "\n".join(lines[: starts[0]] if starts else lines).strip()
+    sections = {}
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        sections[lines[start].strip()] = "\n".join(lines[start + 2 : end]).strip("\n")
+    return summary, sections
 
 
-def dict_keys_read(module: str, variable: str) -> tuple[Parameter, ...]:
-    """The keys a module reads from the dict named ``variable`` (loaders: ``params``)."""
-    tree, _ = _module_tree(module)
-    return _keys_read([tree], variable)
+def parameter_meanings(section: str) -> dict[str, str]:
+    """``{name: meaning}`` from a numpydoc ``Parameters`` body; ``a, b : type`` documents both names."""
+    meanings: dict[str, str] = {}
+    names: list[str] = []
+    for line in section.splitlines():
+        if line and not line[0].isspace():
+            names = [n.strip() for n in line.split(":")[0].split(",")]
+            for n in names:
+                meanings[n] = ""
+        elif names:
+            for n in names:
+                meanings[n] = (meanings[n] + " " + line.strip()).strip()
+    return meanings
 
 
-def docstring(module: str, function: str | None = None) -> str:
-    tree, _ = _module_tree(module)
-    return ast.get_docstring(_function(module, function) if function else tree) or ""
+def module_node(module: str) -> ast.Module:
+    return parsed_source(str(module_path(module)))[0]
 
 
-@cache
-def metric_entries() -> dict[str, Entry]:
-    out = {}
-    for name, target in registry("humeval.metrics", "METRICS").items():
-        module, function = target.split(":")
-        out[name] = Entry(name, target, signature_parameters(module, function), docstring(module, function))
-    return out
+def definition(module: str, name: str) -> tuple[str, ast.AST] | None:
+    """The expression a module-level ``name`` is assigned, and the module it is in (following
+    ``from humeval.x import name``), or None."""
+    for node in module_node(module).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return module, node.value
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
+            return (module, node.value) if node.value is not None else None
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(PACKAGE):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return definition(node.module, alias.name)
+    return None
 
 
-@cache
-def loader_entries() -> dict[str, Entry]:
-    return {
-        name: Entry(name, module, dict_keys_read(module, "params"), docstring(module))
-        for name, module in registry("humeval.loaders", "LOADERS").items()
-    }
+def constant(module: str, name: str):
+    """The value of the module-level constant ``name`` (a literal, or ``get_args`` of a ``Literal`` alias)."""
+    found = definition(module, name)
+    if found is None:
+        return None
+    where, node = found
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "get_args" and node.args:
+        return allowed_values(node.args[0], where)
+    try:
+        return ast.literal_eval(node)
+    except ValueError:
+        return None
 
 
-@cache
-def exclusion_entries() -> dict[str, Entry]:
-    out = {}
-    for name, target in registry("humeval.exclusions", "EXCLUSIONS").items():
-        function = target.split(":")[1]
-        parameters = signature_parameters("humeval.exclusions", function, skip=("judgements", "participants"))
-        out[name] = Entry(name, target, parameters, docstring("humeval.exclusions", function))
-    return out
+def literal_values(node: ast.AST | None, module: str) -> tuple | None:
+    """The values of a ``Literal[...]`` hint, following a module-level alias, or None."""
+    if isinstance(node, ast.Name):
+        found = definition(module, node.id)
+        return literal_values(found[1], found[0]) if found else None
+    if isinstance(node, ast.Subscript) and getattr(node.value, "id", "") == "Literal":
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return tuple(ast.literal_eval(item) for item in items)
+    return None
 
 
-@cache
-def figure_entries() -> dict[str, Entry]:
-    out = {}
-    for name, target in registry("humeval.figures", "KINDS").items():
-        function = target.split(":")[1]
-        parameters = _function_dict_keys("humeval.figures", function, "spec")
-        out[name] = Entry(name, target, parameters, docstring("humeval.figures", function))
-    return out
+def allowed_values(node: ast.AST | None, module: str) -> tuple | None:
+    """The values a hint allows: ``Literal[...]``, a list of one, or either ``| None``."""
+    if node is None:
+        return None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return allowed_values(node.left, module) or allowed_values(node.right, module)
+    if isinstance(node, ast.Subscript) and getattr(node.value, "id", "") in ("list", "tuple"):
+        return literal_values(node.slice, module)
+    return literal_values(node, module)
 
 
-def _function_dict_keys(module: str, function: str, variable: str) -> tuple[Parameter, ...]:
-    """Like :func:`dict_keys_read`, within one function (and the functions nested in it)."""
-    return _keys_read([_function(module, function)], variable)
+def conforms(node: ast.AST | None, value, module: str) -> bool:
+    """Whether a config value (parsed YAML) fits a type hint: ``str``, ``int``, ``float``, ``bool``, ``dict``,
+    ``list`` (YAML has no tuple), ``list[X]``, ``dict[K, V]``, ``Literal[...]``, ``X | Y``, ``None``, or an alias
+    of one; a hint it cannot read (a class) accepts anything.
+
+    >>> conforms(ast.parse("list[str] | None", mode="eval").body, ["a"], "humeval.vocabulary")
+    True
+    """
+    if node is None:
+        return True
+    if isinstance(node, ast.Constant) and node.value is None:
+        return value is None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return conforms(node.left, value, module) or conforms(node.right, value, module)
+    if isinstance(node, ast.Name):
+        simple = {
+            "str": lambda v: isinstance(v, str),
+            "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+            "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+            "bool": lambda v: isinstance(v, bool),
+            "dict": lambda v: isinstance(v, dict),
+            "list": lambda v: isinstance(v, list),
+            "tuple": lambda v: isinstance(v, list),
+        }
+        if node.id in simple:
+            return simple[node.id](value)
+        found = definition(module, node.id)
+        return conforms(found[1], value, found[0]) if found else True
+    if isinstance(node, ast.Subscript):
+        base = getattr(node.value, "id", "")
+        if base == "Literal":
+            return value in literal_values(node, module)
+        if base in ("list", "tuple"):
+            item = node.slice.elts[0] if isinstance(node.slice, ast.Tuple) else node.slice
+            return isinstance(value, list) and all(conforms(item, v, module) for v in value)
+        if base == "dict":
+            return isinstance(value, dict) and all(conforms(node.slice.elts[1], v, module) for v in value.values())
+    return True
+
+
+def wrong_type(entry: Entry, given: dict, key_path: str) -> str | None:
+    """A message for the first given value that does not fit its parameter's type hint, or None.
+
+    A text where a list is expected would be read letter by letter (``item: _unit_id`` looks for a column
+    ``_``): the message shows the list to write.
+    """
+    for parameter in entry.parameters:
+        if parameter.name not in given:
+            continue
+        value = given[parameter.name]
+        node = ast.parse(parameter.annotation, mode="eval").body if parameter.annotation else None
+        if conforms(node, value, entry.module):
+            continue
+        where = f"key {key_path}.{parameter.name}"
+        if isinstance(value, str) and conforms(node, [value], entry.module):
+            return f"{where}: expected a list, e.g. [{value}], not the text {value!r}"
+        if parameter.allowed:
+            return f"{where}: {value!r} is not allowed; allowed: {list(parameter.allowed)}"
+        return f"{where}: expected {parameter.annotation}, not {type(value).__name__} {value!r}"
+    return None
 
 
 def unknown_keys(given: dict, allowed: list[str], key_path: str) -> str | None:
@@ -231,9 +362,21 @@ def unknown_keys(given: dict, allowed: list[str], key_path: str) -> str | None:
     return None
 
 
-def missing_keys(given: dict, entry: Entry, key_path: str, provided: tuple[str, ...] = ()) -> str | None:
+def missing_keys(given: dict, entry: Entry, key_path: str) -> str | None:
     """A message naming the required parameters of ``entry`` that ``given`` lacks, or None."""
-    missing = [p.name for p in entry.parameters if p.required and p.name not in given and p.name not in provided]
+    missing = [p.name for p in entry.parameters if p.required and p.name not in given]
     if missing:
         return f"key {key_path}: {entry.name} needs parameter(s) {missing}"
     return None
+
+
+def check_entry(entry: Entry, given: dict, key_path: str) -> str | None:
+    """The first problem of a config entry's parameters against the registered signature, or None."""
+    for old, new in entry.renamed.items():
+        if old in given:
+            return f"key {key_path}.{old}: renamed to {new!r} (same meaning): rename the key"
+    return (
+        unknown_keys(given, entry.names(), key_path)
+        or missing_keys(given, entry, key_path)
+        or wrong_type(entry, given, key_path)
+    )

@@ -7,36 +7,16 @@ name; a study config picks one with ``loader: <name>``. Modules are imported onl
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
+from humeval.vocabulary import function
 
 if TYPE_CHECKING:
     import pandas as pd
 
 log = logging.getLogger(__name__)
-
-LOADERS: dict[str, str] = {
-    "prolific_webapp_sqlite": "humeval.loaders.prolific_webapp_sqlite",
-    "figure_eight_ranking": "humeval.loaders.figure_eight_ranking",
-    "amt_pairwise_batch": "humeval.loaders.amt_pairwise_batch",
-    "ms_forms_batches": "humeval.loaders.ms_forms_batches",
-    "abc_eval_json": "humeval.loaders.abc_eval_json",
-    "qualtrics_survey": "humeval.loaders.qualtrics_survey",
-    "surveygizmo_workbook": "humeval.loaders.surveygizmo_workbook",
-    "auto_score_workbook": "humeval.loaders.auto_score_workbook",
-    "tabular": "humeval.loaders.tabular",
-}
-
-
-def get_loader(name: str) -> Callable:
-    """The ``load`` function of the loader registered as ``name``."""
-    if name not in LOADERS:
-        raise HumevalError(f"unknown loader {name!r}; known loaders: {sorted(LOADERS)}")
-    return importlib.import_module(LOADERS[name]).load
 
 
 def require_inputs(inputs: dict, roles: list[str], loader: str, study: str) -> None:
@@ -124,9 +104,8 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         log.info("side %s: loader %s on %s", entry["side"], entry["loader"], sorted(inputs.values()))
         with collected_ids() as ids:
             try:
-                j, p = get_loader(entry["loader"])(
-                    inputs, entry.get("params", {}), study=study["name"], side=entry["side"]
-                )
+                load = function("loader", entry["loader"])
+                j, p = load(inputs, study["name"], entry["side"], **entry.get("params", {}))
             except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms too
                 raise HumevalError(scrub_text(str(exc), ids)) from None
         j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms

@@ -33,6 +33,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym, pseudonyms
+from humeval.vocabulary import register
 
 
 def read_json(path: str) -> dict:
@@ -183,11 +184,39 @@ def tidy_rows(
     )
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy judgements of every configured evaluator group (``side`` is unused: groups are the sides)."""
+@register("loader", "abc_eval_json")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    groups: dict[str, dict],
+    likert_key: str | None = None,
+    comparative_key: str | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements of every configured evaluator group (``side`` is unused: groups are the sides); input
+    roles ``likert``, ``comparative`` and optionally ``abc_eval`` (see the module docstring).
+
+    Parameters
+    ----------
+    groups : dict of str to dict
+        Evaluator group (its side) -> who is in it: ``{workers: [raw ids]}``, ``{pseudonyms: [...]}`` (so that
+        a config need not name raw ids), ``{workers: rest}`` (every other worker of the public files) or
+        ``{evaluation: <name in data.json>}``. A worker in no group is an error unless a group takes the rest.
+    likert_key, comparative_key : str, optional
+        The evaluation to read in the ``likert`` and ``comparative`` files. Default: the file's single
+        top-level evaluation.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One row per stored annotation: Likert rows (``item`` = dialogue) and pairwise rows (``item`` =
+        ``<dialogue>|<compared dialogue>``) with ``pair``, ``orientation``, ``order``, ``label_order`` and
+        ``work_unit``; one participant per worker and group (pseudonymised) with ``work_units``.
+    """
     require_inputs(inputs, ["likert", "comparative"], "abc_eval_json", study)
-    likert_doc = evaluation(read_json(inputs["likert"]), params.get("likert_key"), inputs["likert"])
-    comparative_doc = evaluation(read_json(inputs["comparative"]), params.get("comparative_key"), inputs["comparative"])
+    likert_doc = evaluation(read_json(inputs["likert"]), likert_key, inputs["likert"])
+    comparative_doc = evaluation(read_json(inputs["comparative"]), comparative_key, inputs["comparative"])
     work_units = {**likert_doc["work_units"], **comparative_doc["work_units"]}
     dialogues = comparative_doc["dialogues"]
     likert_source = {d: likert_doc["dialogues"][d] for d in dialogues if d in likert_doc["dialogues"]}
@@ -200,7 +229,6 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             {"likert": inputs["likert"], "comparative": inputs["comparative"]},
         )
     ]
-    groups = params["groups"]
     if inputs.get("abc_eval"):
         project = read_json(inputs["abc_eval"])
         for name, spec in groups.items():

@@ -16,16 +16,51 @@ from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy pairwise judgements of an AMT batch joined 1:1 to the item key."""
+@register("loader", "amt_pairwise_batch")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    key_columns: list[str],
+    batch_size: int,
+    answer_column: str,
+    answer_map: dict[str, int],
+    assignments_per_item: int | None = None,
+    criterion: str = "fluency",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy pairwise judgements of an AMT batch joined 1:1 to the item key; input roles ``results`` (the batch
+    CSV) and ``key`` (the item key CSV: ``uid``, the key columns, ``sourcea``, ``sourceb``).
+
+    Parameters
+    ----------
+    key_columns : list of str
+        The fields that identify an item: ``Input.<field>`` in the batch, ``<field>`` in the key (ids, never text).
+    batch_size : int
+        Items per batch in the key: key item ``uid`` is in batch ``uid // batch_size + 1``.
+    answer_column : str
+        The batch column holding the answer (``Answer.qFluent``).
+    answer_map : dict of str to int
+        Answer text -> tidy value: +1 for ``sourcea`` preferred, -1 for ``sourceb``, 0 for equal (``{a: 1, b: -1,
+        c: 0}``); an answer it lacks is an error.
+    assignments_per_item : int, optional
+        The assignments each key item must have (every item is checked). Default: the largest count found.
+    criterion : str
+        The tidy ``criterion``.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One pairwise row per assignment (``value`` from ``answer_map``) with ``uid``, ``batch``, ``question``
+        and ``key_complete``; one participant per assignment (pseudonymised) with its ``batch``.
+    """
     require_inputs(inputs, ["results", "key"], "amt_pairwise_batch", study)
-    key_fields = params["key_columns"]
-    key = read_item_key(
-        inputs["key"], key_fields + ["sourcea", "sourceb"], int(params["batch_size"]), unique=key_fields
-    )
-    answer = params["answer_column"]
+    key_fields = key_columns
+    key = read_item_key(inputs["key"], key_fields + ["sourcea", "sourceb"], batch_size, unique=key_fields)
+    answer = answer_column
     needed = [f"Input.{f}" for f in key_fields] + ["AssignmentId", answer]
     try:
         results = pd.read_csv(
@@ -46,7 +81,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             file=inputs["results"],
         )
     per_item = merged.groupby("uid").size()
-    expected = int(params.get("assignments_per_item", per_item.max()))
+    expected = int(per_item.max()) if assignments_per_item is None else assignments_per_item
     if (per_item != expected).any() or len(per_item) != len(key):
         raise HumevalError(
             f"expected {expected} assignments for each of the {len(key)} key items; found "
@@ -61,11 +96,11 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             "judgement_id": participant,
             "participant": participant,
             "item": "uid" + merged["uid"].astype(int).astype(str).str.zfill(4),
-            "criterion": params.get("criterion", "fluency"),
+            "criterion": criterion,
             "response_type": "pairwise",
             "system": merged["sourcea"],
             "system_b": merged["sourceb"],
-            "value": code_answers(merged[answer], params["answer_map"], inputs["results"]),
+            "value": code_answers(merged[answer], answer_map, inputs["results"]),
             "uid": merged["uid"].astype(int),
             "batch": merged["batch"].astype(int),
             "question": merged["question"].astype(int),

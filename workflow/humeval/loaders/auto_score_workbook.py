@@ -14,16 +14,47 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet, require_inputs
+from humeval.vocabulary import register
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy rows (side ``side``, response type magnitude) of the automatic scores of one condition."""
+@register("loader", "auto_score_workbook")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    responses: int,
+    contexts: int,
+    sheets: dict[str, str],
+    condition: str,
+    column: str = "Ground Truth",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy rows (side ``side``, response type magnitude) of the automatic scores of one condition; input role
+    ``workbook``.
+
+    Parameters
+    ----------
+    responses : int
+        Responses per context: row i is context ``i // responses + 1``, position ``i % responses + 1``.
+    contexts : int
+        Contexts in the survey; each sheet must have ``contexts * responses`` numeric rows.
+    sheets : dict of str to str
+        Criterion -> the sheet holding its scores (``{readability: read_rank_all}``).
+    condition : str
+        The survey condition the scores belong to (tidy ``condition``; the participant is ``metric:<condition>``).
+    column : str
+        The column of each sheet holding the scores.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One magnitude row per item and criterion (item ``c<context>r<position>``, system ``pos<position>``)
+        with ``condition``; one participant, ``metric:<condition>``.
+    """
     require_inputs(inputs, ["workbook"], "auto_score_workbook", study)
     path = inputs["workbook"]
-    responses, contexts = int(params["responses"]), int(params["contexts"])
-    column = params.get("column", "Ground Truth")
     frames = []
-    for criterion, sheet in params["sheets"].items():
+    for criterion, sheet in sheets.items():
         frame = read_workbook_sheet(path, sheet)
         if column not in frame.columns:
             raise HumevalError(f"sheet {sheet!r} has no column {column!r}", file=path)
@@ -46,15 +77,15 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                 {
                     "study": study,
                     "side": side,
-                    "judgement_id": f"metric:{params['condition']}:{criterion}:" + item,
-                    "participant": f"metric:{params['condition']}",
+                    "judgement_id": f"metric:{condition}:{criterion}:" + item,
+                    "participant": f"metric:{condition}",
                     "item": item,
                     "criterion": criterion,
                     "response_type": "magnitude",
                     "system": "pos" + pd.Series(k % responses + 1).astype(str),
                     "system_b": "",
                     "value": scores.to_numpy(),
-                    "condition": params["condition"],
+                    "condition": condition,
                 }
             )
         )
@@ -63,8 +94,8 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         {
             "study": [study],
             "side": [side],
-            "participant": [f"metric:{params['condition']}"],
-            "condition": [params["condition"]],
+            "participant": [f"metric:{condition}"],
+            "condition": [condition],
         }
     )
     return judgements, participants

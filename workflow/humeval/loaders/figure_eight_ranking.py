@@ -19,6 +19,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 PERSONAL_COLUMNS = ("_ip", "_city", "_region")
 META = {
@@ -68,12 +69,38 @@ def invert_answers(
     return long.assign(system=positions.astype(int).map(position_systems), rank=long["rank"].astype(int))
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy rank judgements and participants (workers) of a Figure Eight full report."""
+@register("loader", "figure_eight_ranking")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    answer_columns: dict[int, str],
+    position_systems: dict[int, str],
+    criterion: str = "understandability",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy rank judgements and participants (workers) of a Figure Eight full report; input role ``report``.
+
+    Parameters
+    ----------
+    answer_columns : dict of int to str
+        Rank (1..n) -> the column holding the position of the sentence placed at that rank.
+    position_systems : dict of int to str
+        Position (1..n, shown as A..D) -> the system whose sentence is shown there.
+    criterion : str
+        The tidy ``criterion``.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One rank row per rank slot (``value`` = the rank of ``system``; ``judgement_id`` one ranking) with
+        ``golden``, ``tainted`` and ``trust``; one participant per worker (pseudonymised) with
+        ``judgements`` and ``gold_judgements``.
+    """
     require_inputs(inputs, ["report"], "figure_eight_ranking", study)
     path = inputs["report"]
-    answer_columns = {int(k): v for k, v in params["answer_columns"].items()}
-    position_systems = {int(k): v for k, v in params["position_systems"].items()}
+    answer_columns = {int(k): v for k, v in answer_columns.items()}  # YAML may quote the keys
+    position_systems = {int(k): v for k, v in position_systems.items()}
     if sorted(answer_columns) != list(range(1, len(answer_columns) + 1)):
         raise HumevalError(
             f"loader params: answer_columns must be keyed by ranks 1..n, got {sorted(answer_columns)}", study=study
@@ -90,7 +117,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
                 "judgement_id": "J" + long["judgement"],
                 "participant": long["worker"],
                 "item": long["unit"],
-                "criterion": params.get("criterion", "understandability"),
+                "criterion": criterion,
                 "response_type": "rank",
                 "system": long["system"],
                 "system_b": "",

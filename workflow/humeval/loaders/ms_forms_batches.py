@@ -21,49 +21,92 @@ from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 _ROLE = re.compile(r"^batch_(\d+)(?:_.+)?$")
 
 
-def read_batch(path: str, batch: int, params: dict) -> pd.DataFrame:
-    """Long (batch, respondent, question, answer) of one export, columns by position."""
+def read_batch(
+    path: str, batch: int, *, columns: int, participant_column: int, first_question_column: int, questions: int
+) -> pd.DataFrame:
+    """Long (batch, respondent, question, answer) of one export, columns by position (:func:`load`)."""
     try:
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8", header=0)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the MS Forms export as UTF-8 CSV: {exc}", file=path) from None
-    expected = int(params["columns"])
+    expected = columns
     if frame.shape[1] != expected:
         raise HumevalError(
             f"{frame.shape[1]} columns, expected {expected} (participant number in column "
-            f"{params['participant_column']}, questions 1..{params['questions']} from column "
-            f"{params['first_question_column']}, 0-based)",
+            f"{participant_column}, questions 1..{questions} from column "
+            f"{first_question_column}, 0-based)",
             file=path,
         )
     if frame.empty:
         raise HumevalError("the export holds no response", file=path)
-    first, n = int(params["first_question_column"]), int(params["questions"])
+    first, n = first_question_column, questions
     answers = frame.iloc[:, first : first + n].set_axis(range(1, n + 1), axis=1)
-    answers.insert(0, "respondent", frame.iloc[:, int(params["participant_column"])].str.strip())
+    answers.insert(0, "respondent", frame.iloc[:, participant_column].str.strip())
     if answers["respondent"].duplicated().any():
         row = int(answers["respondent"].duplicated().to_numpy().argmax()) + 2
         raise HumevalError(
-            f"row {row}: participant number (column {params['participant_column']}) appears twice in this batch",
+            f"row {row}: participant number (column {participant_column}) appears twice in this batch",
             file=path,
         )
     if (answers["respondent"] == "").any():
         raise HumevalError(
             f"row {int((answers['respondent'] == '').to_numpy().argmax()) + 2}: empty participant "
-            f"number (column {params['participant_column']})",
+            f"number (column {participant_column})",
             file=path,
         )
     long = answers.melt(id_vars="respondent", var_name="question", value_name="answer")
     return long.assign(batch=batch, file=path)
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy pairwise judgements of all batch exports, mapped to the item key."""
+@register("loader", "ms_forms_batches")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    columns: int,
+    participant_column: int,
+    first_question_column: int,
+    questions: int,
+    batch_size: int,
+    answer_map: dict[str, int],
+    criterion: str = "fluency",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy pairwise judgements of all batch exports, mapped to the item key; input roles ``key`` (the item key
+    CSV) and ``batch_<N>`` or ``batch_<N>_<label>`` (the exports of batch N).
+
+    Parameters
+    ----------
+    columns : int
+        The columns every export must have (a different count is an error naming the file).
+    participant_column : int
+        The 0-based position of the participant number (pseudonymised; the same number in two batches is one
+        person).
+    first_question_column : int
+        The 0-based position of question 1; questions follow in order.
+    questions : int
+        Questions per export.
+    batch_size : int
+        Items per batch in the key: question q of batch N is key item ``uid = (N - 1) * batch_size + q``.
+    answer_map : dict of str to int
+        Answer text (all whitespace removed) -> tidy value: +1 for ``sourcea`` preferred, -1 for ``sourceb``, 0
+        for equal; an answer it lacks is an error.
+    criterion : str
+        The tidy ``criterion``.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One pairwise row per answer with ``uid``, ``batch``, ``question`` and ``key_complete``; one participant
+        per participant number (pseudonymised).
+    """
     require_inputs(inputs, ["key"], "ms_forms_batches", study)
-    size = int(params["batch_size"])
+    size = batch_size
     key = read_item_key(inputs["key"], ["sourcea", "sourceb"], size).set_index("uid")
     batches = []
     for role, path in inputs.items():
@@ -72,7 +115,8 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         match = _ROLE.match(role)
         if not match:
             raise HumevalError(f"input role {role!r}: expected 'key' or 'batch_<N>[_<label>]'", study=study)
-        batches.append(read_batch(path, int(match.group(1)), params))
+        layout = {"participant_column": participant_column, "first_question_column": first_question_column}
+        batches.append(read_batch(path, int(match.group(1)), columns=columns, questions=questions, **layout))
     if not batches:
         raise HumevalError("no batch_<N> input", study=study)
     long = pd.concat(batches, ignore_index=True)
@@ -86,7 +130,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         )
     items = key.loc[long["uid"]]
     values = pd.concat(
-        [code_answers(part["answer"], params["answer_map"], file) for file, part in long.groupby("file", sort=False)]
+        [code_answers(part["answer"], answer_map, file) for file, part in long.groupby("file", sort=False)]
     ).reindex(long.index)
     participant = pseudonyms(long["respondent"], study, source=long["file"])
     judgements = pd.DataFrame(
@@ -100,7 +144,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
             + long["question"].astype(str).str.zfill(2),
             "participant": participant,
             "item": "uid" + long["uid"].astype(str).str.zfill(4),
-            "criterion": params.get("criterion", "fluency"),
+            "criterion": criterion,
             "response_type": "pairwise",
             "system": items["sourcea"].to_numpy(),
             "system_b": items["sourceb"].to_numpy(),

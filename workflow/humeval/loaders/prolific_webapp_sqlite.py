@@ -23,6 +23,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 FIELDS = ("systema", "systemb", "dataset", "ix", "input", "outputa", "outputb")
 _QUERY = (
@@ -111,16 +112,42 @@ def read_items(path: str, positions: int) -> pd.DataFrame:
     return long
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy judgements and participants of the Prolific web-app export (see module docstring)."""
+@register("loader", "prolific_webapp_sqlite")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    criterion: str = "meaning",
+    positions: int = 32,
+    system_codes: list[str] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements and participants of the Prolific web-app export (see the module docstring); input roles
+    ``database`` (the SQLite file) and ``items`` (the item CSV).
+
+    Parameters
+    ----------
+    criterion : str
+        The key of the criterion in each answer dict (``{criterion: 'A'|'B'}``); the tidy ``criterion``.
+    positions : int
+        The positions per task in the item file (its fields ``systema0`` .. ``systema<positions - 1>``).
+    system_codes : list of str, optional
+        The system codes the item file may hold; any other code is an error naming the task and question (a
+        damaged or mistyped code must not become a new system). Default: any code.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One pairwise row per answer (``value`` +1 when ``system`` (A) was chosen, -1 for ``system_b``), with
+        ``task``, ``question``, ``dataset`` and ``input_ix`` columns; one participant per response (pseudonymised)
+        with its ``task`` and ``n_answers``.
+    """
     require_inputs(inputs, ["database", "items"], "prolific_webapp_sqlite", study)
-    criterion = params.get("criterion", "meaning")
-    positions = int(params.get("positions", 32))
     responses = read_responses(inputs["database"])
     answers = parse_answers(responses, criterion, inputs["database"])
     items = read_items(inputs["items"], positions)
-    if "system_codes" in params:  # a damaged or mistyped code in the item file must not become a new system
-        known = set(params["system_codes"])
+    if system_codes is not None:  # a damaged or mistyped code in the item file must not become a new system
+        known = set(system_codes)
         for column in ("systema", "systemb"):
             unknown = items[~items[column].isin(known)]
             if not unknown.empty:

@@ -23,6 +23,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.survey_common import (
+    SurveyDesign,
+    SurveyLayout,
     check_criterion_words,
     check_range,
     item_layout,
@@ -32,6 +34,7 @@ from humeval.loaders.survey_common import (
 )
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 
 def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> dict[tuple, str]:
@@ -73,19 +76,66 @@ def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Serie
     return pd.Series(texts)
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy judgements and participants of one Qualtrics export (one condition); with the optional
-    ``qsf`` input, the context turns are added as ``context_text`` (and ``response_text`` from the
-    question-text header row when ``response_text_pattern`` is set)."""
+@register("loader", "qualtrics_survey", renamed={"range": "scale"})
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    condition: str,
+    design: SurveyDesign,
+    contexts: int,
+    responses: int,
+    layout: SurveyLayout,
+    criteria: list[str] = ("readability", "coherence"),
+    metadata_columns: int = 11,
+    criterion_spellings: dict[str, list[str]] | None = None,
+    scale: list[int] | None = None,
+    response_text_pattern: str | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements and participants of one Qualtrics export (one condition); input role ``survey``, and
+    optionally ``qsf`` (the survey definition), whose context turns are added as ``context_text``.
+
+    Parameters
+    ----------
+    condition : str
+        The survey condition (tidy ``condition``; a condition's participants are its own).
+    design : {'likert', 'magnitude', 'bws'}
+        What a cell holds: a Likert rating, a magnitude estimate or a best-worst rank (tidy ``response_type``
+        ``rating``, ``magnitude`` or ``rank``).
+    contexts : int
+        The contexts (blocks) of the survey.
+    responses : int
+        The responses rated per context.
+    layout : {'alternate', 'criterion_blocks'}
+        The order of a block's item columns: each response's criteria in turn, or all responses per criterion.
+    criteria : list of str
+        The criteria of each response, in column order; each item column's question text must name its own.
+    metadata_columns : int
+        The columns before the first item column (``ResponseId``, ``Duration (in seconds)`` and ``Finished`` among them).
+    criterion_spellings : dict of str to list of str, optional
+        More accepted spellings per criterion in the question texts (``{coherence: [cohernce]}``).
+    scale : list of int, optional
+        ``[low, high]``: a value outside is an error naming the row and column. Default: no check.
+    response_text_pattern : str, optional
+        A regular expression whose first group finds each response's text in the question-text header row
+        (tidy ``response_text``).
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One row per item cell with ``context``, ``position``, ``condition``, ``export_tag`` and
+        ``export_column``; one participant per response (pseudonymised ``ResponseId``) with ``duration_s``,
+        ``minutes``, ``finished``, ``q1`` and ``q2``.
+    """
     require_inputs(inputs, ["survey"], "qualtrics_survey", study)
     path = inputs["survey"]
     try:
         raw = pd.read_csv(path, dtype=str, keep_default_na=False, header=None, encoding="utf-8")
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the Qualtrics export as UTF-8 CSV: {exc}", file=path) from None
-    criteria = params.get("criteria", ["readability", "coherence"])
-    layout = item_layout(int(params["contexts"]), int(params["responses"]), params["layout"], criteria)
-    first = int(params.get("metadata_columns", 11))
+    layout = item_layout(contexts, responses, layout, list(criteria))
+    first = metadata_columns
     expected = first + len(layout) + 2
     if raw.shape[1] != expected:
         raise HumevalError(
@@ -99,23 +149,20 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
         if name not in set(tags.iloc[:first]):
             raise HumevalError(f"metadata column {name!r} missing from the first {first} columns", file=path)
     meta = body.iloc[:, :first].set_axis(list(tags.iloc[:first]), axis=1)
-    check_criterion_words(
-        list(questions.iloc[first : first + len(layout)]), layout, path, first, params.get("criterion_spellings")
-    )
+    check_criterion_words(list(questions.iloc[first : first + len(layout)]), layout, path, first, criterion_spellings)
 
     def column_of(k):
         return f"row {4 + k % len(body)}, column {first + k // len(body)}"
 
     cells = body.iloc[:, first : first + len(layout)]
     values = leading_integer(cells.T.stack(future_stack=True).reset_index(drop=True), path, column_of)
-    check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
+    check_range(values, tuple(scale) if scale else None, path, column_of)
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
     participant = pseudonyms(meta["ResponseId"], study, source=path)
     if participant.duplicated().any():
         raise HumevalError(
             f"ResponseId in row {4 + int(participant.duplicated().to_numpy().argmax())} appears twice", file=path
         )
-    condition, design = params["condition"], params["design"]
     judgements = tidy_from_wide(
         ratings, layout, participant, study=study, side=side, condition=condition, design=design
     )
@@ -123,15 +170,13 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     # export tag and column, so a published-mode variant can model tools that key columns by tag
     judgements["export_tag"] = list(tags.iloc[first : first + len(layout)].repeat(len(body)))
     judgements["export_column"] = [c for c in range(first, first + len(layout)) for _ in range(len(body))]
-    if params.get("response_text_pattern"):
-        texts = response_texts(
-            list(questions.iloc[first : first + len(layout)]), layout, params["response_text_pattern"]
-        )
+    if response_text_pattern:
+        texts = response_texts(list(questions.iloc[first : first + len(layout)]), layout, response_text_pattern)
         judgements["response_text"] = [
             texts.get((c, p), "") for c, p in zip(judgements["context"], judgements["position"])
         ]
     if inputs.get("qsf"):
-        judgements["context_text"] = judgements["context"].map(context_texts(inputs["qsf"], int(params["contexts"])))
+        judgements["context_text"] = judgements["context"].map(context_texts(inputs["qsf"], contexts))
     duration = pd.to_numeric(meta["Duration (in seconds)"], errors="coerce")
     if duration.isna().any():
         raise HumevalError(

@@ -7,12 +7,18 @@ columns of a block are either ``alternate`` (readability, coherence per response
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
 
 RESPONSE_TYPES = {"likert": "rating", "magnitude": "magnitude", "bws": "rank"}
+#: The survey designs: a Likert rating, a magnitude estimate, a best-worst ranking (:data:`RESPONSE_TYPES`).
+SurveyDesign = Literal["likert", "magnitude", "bws"]
+#: The order of a block's item columns (:func:`item_layout`).
+SurveyLayout = Literal["alternate", "criterion_blocks"]
 
 
 def item_layout(contexts: int, responses: int, layout: str, criteria: list[str]) -> pd.DataFrame:

@@ -15,19 +15,73 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet, require_inputs
-from humeval.loaders.survey_common import check_criterion_words, check_range, item_layout, tidy_from_wide, yes_no
+from humeval.loaders.survey_common import (
+    SurveyDesign,
+    SurveyLayout,
+    check_criterion_words,
+    check_range,
+    item_layout,
+    tidy_from_wide,
+    yes_no,
+)
 from humeval.tidy import pseudonym
+from humeval.vocabulary import register
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy judgements and participants of one INLG workbook (one condition)."""
+@register("loader", "surveygizmo_workbook", renamed={"range": "scale"})
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    condition: str,
+    design: SurveyDesign,
+    contexts: int,
+    responses: int,
+    layout: SurveyLayout,
+    criteria: list[str] = ("readability", "coherence"),
+    metadata_columns: int = 18,
+    criterion_spellings: dict[str, list[str]] | None = None,
+    scale: list[int] | None = None,
+    sheet: str = "original_data",
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements and participants of one INLG workbook (one condition); input role ``workbook``.
+
+    Parameters
+    ----------
+    condition : str
+        The survey condition (tidy ``condition``; a condition's participants are its own).
+    design : {'likert', 'magnitude', 'bws'}
+        What a cell holds: a Likert rating, a magnitude estimate or a best-worst rank (tidy ``response_type``
+        ``rating``, ``magnitude`` or ``rank``).
+    contexts : int
+        The contexts (blocks) of the survey.
+    responses : int
+        The responses rated per context.
+    layout : {'alternate', 'criterion_blocks'}
+        The order of a block's item columns: each response's criteria in turn, or all responses per criterion.
+    criteria : list of str
+        The criteria of each response, in column order; each item column's question text must name its own.
+    metadata_columns : int
+        The columns before the first item column (``Time Minutes`` among them).
+    criterion_spellings : dict of str to list of str, optional
+        More accepted spellings per criterion in the question texts (``{coherence: [cohernce]}``).
+    scale : list of int, optional
+        ``[low, high]``: a value outside is an error naming the row and column. Default: no check.
+    sheet : str
+        The sheet holding the responses.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One row per item cell with ``context``, ``position`` and ``condition``; one participant per row
+        (pseudonymised from the condition and row) with ``minutes``, ``q1`` and ``q2``.
+    """
     require_inputs(inputs, ["workbook"], "surveygizmo_workbook", study)
     path = inputs["workbook"]
-    sheet = params.get("sheet", "original_data")
     raw = read_workbook_sheet(path, sheet, header=None, dtype=str)
-    criteria = params.get("criteria", ["readability", "coherence"])
-    layout = item_layout(int(params["contexts"]), int(params["responses"]), params["layout"], criteria)
-    first = int(params.get("metadata_columns", 18))
+    layout = item_layout(contexts, responses, layout, list(criteria))
+    first = metadata_columns
     header, body = raw.iloc[0].fillna(""), raw.iloc[1:].reset_index(drop=True)
     names = list(header)
     q1 = first + len(layout)
@@ -35,7 +89,7 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     for name in ("Time Minutes",):
         if name not in names:
             raise HumevalError(f"column {name!r} missing from sheet {sheet!r}", file=path)
-    check_criterion_words(list(header.iloc[first:q1]), layout, path, first, params.get("criterion_spellings"))
+    check_criterion_words(list(header.iloc[first:q1]), layout, path, first, criterion_spellings)
 
     def column_of(k):
         return f"sheet {sheet!r} row {2 + k % len(body)}, column {first + k // len(body)}"
@@ -43,9 +97,8 @@ def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataF
     values = pd.to_numeric(body.iloc[:, first:q1].T.stack(future_stack=True).reset_index(drop=True), errors="coerce")
     if values.isna().any():
         raise HumevalError(f"{column_of(int(values.isna().to_numpy().argmax()))}: not a number", file=path)
-    check_range(values, tuple(params["range"]) if params.get("range") else None, path, column_of)
+    check_range(values, tuple(scale) if scale else None, path, column_of)
     ratings = pd.DataFrame(values.to_numpy().reshape(len(layout), len(body)).T)
-    condition, design = params["condition"], params["design"]
     participant = pd.Series([pseudonym(f"{condition}:row{k}", study) for k in range(len(body))])
     judgements = tidy_from_wide(
         ratings, layout, participant, study=study, side=side, condition=condition, design=design

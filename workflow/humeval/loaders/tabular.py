@@ -1,30 +1,7 @@
 """Generic loader for tabular exports, by config alone: CSV, TSV, XLSX (one sheet) and JSON lines, long or wide.
 
 Every input role of the extract entry is one file, read in role order and stacked (several files per
-experiment: batches, annotators). Columns are named exactly (``"name"`` or ``{column: name}``) or by a
-case-insensitive regular expression on the header (``{pattern: regex}``: verbose headers such as
-``readability(grammarly correct ... 1 to 5)``); exactly one header must match. Params:
-
-- ``format``: ``csv`` | ``tsv`` | ``xlsx`` | ``jsonl`` (default from the file suffix); ``sep``; ``sheet`` (xlsx);
-- ``shape``: ``wide`` (the default: one column per criterion, ``criteria: {<criterion>: column spec}``),
-  ``melt`` (one column per criterion, item or system: every header matching ``columns``, a regex whose
-  named groups ``criterion``, ``item``, ``system`` say what the header holds; the rest come from params) or
-  ``long`` (one row per judged value: ``value`` column, ``criterion`` column or constant);
-- ``participant`` (the rater, pseudonymised per study and side), ``item`` (column(s), joined with ``|``),
-  ``system`` (``{column, map?}``, or a constant ``{value}``), ``system_b`` (pairwise: the second system);
-- ``response_type``: ``rating`` (default), ``magnitude``, ``rank`` (rows of one ranking share a judgement:
-  ``judgement`` columns) or ``pairwise`` (value +1 = ``system`` preferred, -1 = ``system_b``, 0 = equal);
-- ``value_map``: {text in the export: number} (e.g. ``{A: 1, B: -1, equal: 0}``; an unmapped text is an error);
-- ``where``: {column: value or [values]} rows to keep (e.g. drop gold questions), applied first;
-- ``judgement``: column(s) identifying one act of judging (default: the row);
-- ``carry``: {tidy column: column or [columns]} extra columns kept (not a tidy column's name, nor ``rater``);
-  ``scale: [low, high]`` range check;
-- ``participant`` may also come from the file: ``{from: file}`` (its name), ``{from: role}`` (the input role),
-  ``{file_pattern: regex}`` (the first group on the file name) or a constant ``{value}``, for one file per
-  annotator without an annotator column;
-- ``join: {role, on, columns}``: the input ``role`` is a key file, not an export; each export row takes the key
-  file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they differ), e.g. the system
-  of each item; a row whose key is missing is an error.
+experiment: batches, annotators); the parameters are those of :func:`load`.
 
 Slot layouts (one row per task, N judged slots per row): with ``shape: melt``, the ``columns`` regex may have
 named groups besides ``criterion``/``item``/``system`` (``slot``), and the column specs of ``participant``,
@@ -61,6 +38,7 @@ that is not a number (after ``value_map``) or outside ``scale`` is an error nami
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 
@@ -68,6 +46,7 @@ from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
+from humeval.vocabulary import register
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -111,24 +90,24 @@ def read_json_lines(path: str) -> pd.DataFrame:
     return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
 
 
-def read_table(path: str, params: dict) -> pd.DataFrame:
+def read_table(path: str, options: dict) -> pd.DataFrame:
     """One export as text (no type guessing), with a clear error for what cannot be parsed. No cell is missing
     but an empty one, or one whose text ``na_values`` lists."""
-    kind = params.get("format") or FORMATS.get(Path(path).suffix.lower(), "csv")
+    kind = options.get("format") or FORMATS.get(Path(path).suffix.lower(), "csv")
     try:
         if kind == "xlsx":
-            frame = read_workbook_sheet(path, params.get("sheet", 0), dtype=str).fillna("")
+            frame = read_workbook_sheet(path, options.get("sheet", 0), dtype=str).fillna("")
         elif kind == "jsonl":
             frame = read_json_lines(path)
         else:
-            sep = params.get("sep", "\t" if kind == "tsv" else ",")
+            sep = options.get("sep", "\t" if kind == "tsv" else ",")
             frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, ValueError) as exc:
         if isinstance(exc, HumevalError):
             raise
         raise HumevalError(f"cannot parse as {kind}: {exc}", file=path) from None
     frame.columns = [str(c) for c in frame.columns]
-    na_values = [str(v) for v in params.get("na_values", [])]
+    na_values = [str(v) for v in options.get("na_values", [])]
     return frame.replace(na_values, "") if na_values else frame
 
 
@@ -170,11 +149,11 @@ def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
     return values
 
 
-def numeric(text: pd.Series, params: dict, rows: pd.Series, column: str, path: str) -> pd.Series:
+def numeric(text: pd.Series, options: dict, rows: pd.Series, column: str, path: str) -> pd.Series:
     """Values as numbers: mapped by ``value_map`` where given, empty kept as NaN, anything else an error."""
     text = text.astype(str).str.strip()
-    if "value_map" in params:
-        mapping = {str(k): v for k, v in params["value_map"].items()}
+    if "value_map" in options:
+        mapping = {str(k): v for k, v in options["value_map"].items()}
         unknown = (text != "") & ~text.isin(list(mapping))
         if unknown.any():
             row = int(unknown.to_numpy().argmax())
@@ -185,7 +164,7 @@ def numeric(text: pd.Series, params: dict, rows: pd.Series, column: str, path: s
         text = text.map({k: str(v) for k, v in mapping.items()}).where(text != "", "")
     values = pd.to_numeric(text, errors="coerce")
     bad = values.isna() & (text != "")
-    low, high = params.get("scale", [None, None])
+    low, high = options.get("scale", [None, None])
     if low is not None:
         bad |= values.notna() & ~values.between(low, high)
     if bad.any():
@@ -271,13 +250,13 @@ def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Seri
     return raw[find_column(list(raw.columns), spec, path, "participant")]
 
 
-def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple[str, str]) -> pd.DataFrame:
+def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tuple[str, str]) -> pd.DataFrame:
     """The columns every judged value of a row shares: participant (the rater's pseudonym, ``salt`` the study and
     side :func:`pseudonyms` key it with), item, row, judgement, system_b, carried columns. An item, judgement or
     carried column built from the participant column holds the same pseudonym, never the raw id; an empty
     participant is an error."""
     columns = list(raw.columns)
-    rater = participant_values(raw, params["participant"], path, role)
+    rater = participant_values(raw, options["participant"], path, role)
     empty = rater.astype(str).str.strip() == ""
     if empty.any():
         raise HumevalError(
@@ -287,22 +266,22 @@ def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple
         )
     participant = pseudonyms(rater, salt[0], template=f"{salt[1]}:{{}}", source=path)
     source = raw
-    spec = params["participant"]
+    spec = options["participant"]
     if not (isinstance(spec, dict) and {"from", "file_pattern", "value"} & set(spec)):
         source = raw.assign(**{find_column(columns, spec, path, "participant"): participant})
     base = pd.DataFrame(
         {
             "participant": participant,
-            "item": joined(source, [find_column(columns, c, path, "item") for c in params["item"]]),
+            "item": joined(source, [find_column(columns, c, path, "item") for c in options["item"]]),
             "_row": raw["_row"],
         },
         index=raw.index,
     )
-    if "judgement" in params:
-        base["_judgement"] = joined(source, [find_column(columns, c, path, "judgement") for c in params["judgement"]])
-    if "system_b" in params:
-        base["system_b"] = system_values(raw, params["system_b"], path, "system_b")
-    for name, spec in params.get("carry", {}).items():
+    if "judgement" in options:
+        base["_judgement"] = joined(source, [find_column(columns, c, path, "judgement") for c in options["judgement"]])
+    if "system_b" in options:
+        base["system_b"] = system_values(raw, options["system_b"], path, "system_b")
+    for name, spec in options.get("carry", {}).items():
         carried = spec if isinstance(spec, list) else [spec]
         base[name] = joined(source, [find_column(columns, c, path, f"carry {name}") for c in carried])
     return base
@@ -311,12 +290,12 @@ def base_rows(raw: pd.DataFrame, params: dict, path: str, role: str, salt: tuple
 SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
 
 
-def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "", salt=("", "")) -> pd.DataFrame:
+def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", "")) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
     columns = list(raw.columns)
-    slotted = has_placeholder([params.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
-    base = None if slotted else base_rows(raw, params, path, role, salt)
-    shape = params.get("shape", "wide")
+    slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
+    base = None if slotted else base_rows(raw, options, path, role, salt)
+    shape = options.get("shape", "wide")
 
     def needed(key, value):  # shape-specific parameters: optional in general, required by their shape
         if value is None:
@@ -329,22 +308,22 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "", salt=(
             f"loader tabular: column specs with {{placeholders}} need shape melt, not {shape!r}", file=path
         )
     if shape == "wide":
-        base["system"] = system_values(raw, needed("system", params.get("system")), path, "system")
-        for criterion, spec in needed("criteria", params.get("criteria")).items():
+        base["system"] = system_values(raw, needed("system", options.get("system")), path, "system")
+        for criterion, spec in needed("criteria", options.get("criteria")).items():
             column = find_column(columns, spec, path, f"criterion {criterion}")
             frames.append(
-                base.assign(criterion=criterion, value=numeric(raw[column], params, raw["_row"], column, path))
+                base.assign(criterion=criterion, value=numeric(raw[column], options, raw["_row"], column, path))
             )
     elif shape == "long":
-        base["system"] = system_values(raw, needed("system", params.get("system")), path, "system")
-        column = find_column(columns, needed("value", params.get("value")), path, "value")
-        criterion = needed("criterion", params.get("criterion"))
+        base["system"] = system_values(raw, needed("system", options.get("system")), path, "system")
+        column = find_column(columns, needed("value", options.get("value")), path, "value")
+        criterion = needed("criterion", options.get("criterion"))
         base["criterion"] = (
             raw[find_column(columns, criterion, path, "criterion")] if isinstance(criterion, dict) else criterion
         )
-        frames.append(base.assign(value=numeric(raw[column], params, raw["_row"], column, path)))
+        frames.append(base.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     elif shape == "melt":
-        pattern = config_pattern(needed("columns", params.get("columns")), ignore_case=True)
+        pattern = config_pattern(needed("columns", options.get("columns")), ignore_case=True)
         matched = [(c, pattern.search(c)) for c in columns]
         matched = [(c, m) for c, m in matched if m]
         if not matched:
@@ -353,9 +332,9 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "", salt=(
             groups = {k: v for k, v in match.groupdict().items() if v is not None}
             slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
             # a slot layout: column specs with {name} placeholders, filled from this header's named groups
-            local = {**params, **{k: fill(params[k], groups, path) for k in SLOT_KEYS if k in params}}
+            local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
             part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
-            criterion = groups.get("criterion") or params.get("criterion")
+            criterion = groups.get("criterion") or options.get("criterion")
             part["criterion"] = criterion
             if groups.get("item"):
                 part["item"] = groups["item"]
@@ -364,9 +343,9 @@ def long_rows(raw: pd.DataFrame, params: dict, path: str, role: str = "", salt=(
                 if groups.get("system")
                 else system_values(raw, needed("system", local.get("system")), path, "system")
             )
-            if slots and "judgement" not in params:  # one judgement per row, slot and criterion
+            if slots and "judgement" not in options:  # one judgement per row, slot and criterion
                 part["_judgement"] = part["_row"] + f":{'|'.join(slots.values())}:{criterion}"
-            frames.append(part.assign(value=numeric(raw[column], params, raw["_row"], column, path)))
+            frames.append(part.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     else:
         raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
     return pd.concat(frames, ignore_index=True)
@@ -409,23 +388,134 @@ def joined_with_key(raw: pd.DataFrame, key: pd.DataFrame, join: dict, path: str)
     return merged.drop(columns="_merge").set_axis(raw.index)
 
 
-def load(inputs: dict, params: dict, *, study: str, side: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Tidy judgements (one row per judged value) and the raters of one or more tabular exports."""
+@register("loader", "tabular")
+def load(
+    inputs: dict[str, str],
+    study: str,
+    side: str,
+    *,
+    participant: str | dict,
+    item: list[str | dict],
+    shape: Literal["wide", "long", "melt"] = "wide",
+    criteria: dict[str, str | dict] | None = None,
+    columns: str | None = None,
+    criterion: str | dict | None = None,
+    value: str | dict | None = None,
+    system: str | dict | None = None,
+    system_b: str | dict | None = None,
+    response_type: Literal["rating", "magnitude", "rank", "pairwise"] = "rating",
+    judgement: list[str | dict] | None = None,
+    value_map: dict[str, float] | None = None,
+    scale: list[float] | None = None,
+    where: dict | None = None,
+    carry: dict[str, str | list] | None = None,
+    join: dict | None = None,
+    format: Literal["csv", "tsv", "xlsx", "jsonl"] | None = None,
+    sep: str | None = None,
+    sheet: int | str = 0,
+    na_values: list[str | int | float] = (),
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tidy judgements (one row per judged value) and the raters of one or more tabular exports; every input role
+    is one export, stacked in role order (but the ``join`` key file). A column spec is a header ``name``,
+    ``{column: name}`` or ``{pattern: regex}`` (case-insensitive; exactly one header must match).
+
+    Parameters
+    ----------
+    participant : str or dict
+        The rater (pseudonymised per study and side): a column spec, or ``{from: file}`` (the file name),
+        ``{from: role}`` (the input role), ``{file_pattern: regex}`` (its first group on the file name) or a
+        constant ``{value}``. An empty rater is an error.
+    item : list of str or dict
+        The column spec(s) identifying the judged item, joined with ``|``.
+    shape : {'wide', 'long', 'melt'}
+        ``wide``: one column per criterion (``criteria``); ``long``: one row per judged value (``value`` and
+        ``criterion``); ``melt``: every header matching ``columns`` is one judged value.
+    criteria : dict of str to column spec, optional
+        ``wide``: criterion -> the column holding its values.
+    columns : str, optional
+        ``melt``: a regular expression over the headers; its named groups ``criterion``, ``item`` and ``system``
+        say what a header holds, any other group (``slot``) fills ``{slot}`` placeholders in the column specs
+        of ``participant``, ``item``, ``judgement``, ``system``, ``system_b`` and ``carry``.
+    criterion : str or dict, optional
+        ``long``: the criterion, a constant or a column spec; ``melt``: the criterion when the header has none.
+    value : str or dict, optional
+        ``long``: the column spec of the judged value.
+    system : str or dict, optional
+        The judged system: a column spec with an optional ``map`` ({code in the export: system}; a code it
+        lacks is an error), or a constant ``{value}``.
+    system_b : str or dict, optional
+        ``pairwise``: the second system, as ``system``.
+    response_type : {'rating', 'magnitude', 'rank', 'pairwise'}
+        What a value is; ``pairwise``: +1 = ``system`` preferred, -1 = ``system_b``, 0 = equal; ``rank``: the rows
+        of one ranking share a judgement (``judgement``).
+    judgement : list of str or dict, optional
+        The column spec(s) identifying one act of judging. Default: the row (and, in a slot layout, the slot).
+    value_map : dict of str to float, optional
+        Text in the export -> number (``{A: 1, B: -1, equal: 0}``); an unmapped text is an error.
+    scale : list of float, optional
+        ``[low, high]``: a value outside is an error naming the file, row and column.
+    where : dict, optional
+        ``{column spec: value or [values]}``: the rows to keep (drop gold questions, say), applied first.
+    carry : dict of str to column spec or list, optional
+        Tidy column -> the column(s) it copies, joined with ``|`` (not a tidy column's name, nor ``rater``).
+    join : dict, optional
+        ``{role, on, columns}``: input ``role`` is a key file, not an export; each export row takes the key
+        file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they differ); a row
+        whose key is missing is an error.
+    format : {'csv', 'tsv', 'xlsx', 'jsonl'}, optional
+        The file format. Default: from the file suffix (``.csv``, ``.tsv``/``.tab``, ``.xlsx``,
+        ``.jsonl``/``.ndjson``), else CSV.
+    sep : str, optional
+        The CSV separator. Default: a tab for TSV, else a comma.
+    sheet : int or str
+        ``xlsx``: the sheet, by position or name.
+    na_values : list of str
+        Texts that mean a missing value (an empty cell always does); numbers in JSON lines are compared as
+        written.
+
+    Returns
+    -------
+    judgements, participants : DataFrame
+        One row per judged value with the carried columns; one participant per rater (pseudonymised).
+    """
+    given = {
+        "participant": participant,
+        "item": item,
+        "shape": shape,
+        "criteria": criteria,
+        "columns": columns,
+        "criterion": criterion,
+        "value": value,
+        "system": system,
+        "system_b": system_b,
+        "response_type": response_type,
+        "judgement": judgement,
+        "value_map": value_map,
+        "scale": scale,
+        "where": where,
+        "carry": carry,
+        "join": join,
+        "format": format,
+        "sep": sep,
+        "sheet": sheet,
+        "na_values": na_values,
+    }
+    options = {k: v for k, v in given.items() if v is not None}  # the helpers read an absent option as unset
     if not inputs:
         raise HumevalError("loader 'tabular' needs at least one raw input", study=study)
-    response_type = params.get("response_type", "rating")
-    join = params.get("join")
+    response_type = options.get("response_type", "rating")
+    join = options.get("join")
     key = key_table(inputs, join) if join else None
     frames = []
     for role, path in inputs.items():
         if join and role == join["role"]:
             continue
-        raw = read_table(path, params)
+        raw = read_table(path, options)
         raw["_row"] = f"{role}:" + pd.Series(range(2, len(raw) + 2), index=raw.index).astype(str)
         if key is not None:
             raw = joined_with_key(raw, key, join, path)
-        raw = keep_rows(raw, params.get("where", {}), path)
-        rows = long_rows(raw, params, path, role, (study, side))
+        raw = keep_rows(raw, options.get("where", {}), path)
+        rows = long_rows(raw, options, path, role, (study, side))
         if "_judgement" not in rows:
             rows["_judgement"] = rows["_row"] + (":" + rows["criterion"].astype(str) if response_type != "rank" else "")
         frames.append(rows.assign(_file=path))

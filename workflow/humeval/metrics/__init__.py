@@ -8,7 +8,6 @@ Modules are imported only when a study uses them, so no step pays for a library 
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass, field
 
@@ -16,43 +15,9 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.intermediate import VALUE_COLUMNS
+from humeval.vocabulary import function
 
 log = logging.getLogger(__name__)
-
-
-METRICS: dict[str, str] = {
-    "relative_preference": "humeval.metrics.pairwise:relative_preference_numbers",
-    "pairwise_tally": "humeval.metrics.generic:pairwise_tally_numbers",
-    "k_sample_tests": "humeval.metrics.generic:k_sample_numbers",
-    "percent_agreement": "humeval.metrics.generic:percent_agreement_numbers",
-    "item_cv_star": "humeval.metrics.generic:item_cv_star_numbers",
-    "counts": "humeval.metrics.counts:count_numbers",
-    "position_bias": "humeval.metrics.pairwise:position_bias_numbers",
-    "rank_table": "humeval.metrics.ranking:rank_table_numbers",
-    "sentence_average_ranks": "humeval.metrics.ranking:sentence_average_numbers",
-    "krippendorff_alpha": "humeval.metrics.agreement:krippendorff_alpha_numbers",
-    "krippendorff_alpha_by_batch": "humeval.metrics.agreement:batch_alpha_numbers",
-    "preference_shares": "humeval.metrics.pairwise:preference_share_numbers",
-    "group_agreement": "humeval.metrics.designs.evaluator_groups:group_agreement_numbers",
-    "group_counts": "humeval.metrics.designs.evaluator_groups:group_count_numbers",
-    "effect_size_diff": "humeval.metrics.designs.evaluator_group_effects:effect_size_diff_numbers",
-    "likert_means": "humeval.metrics.designs.evaluator_group_effects:likert_mean_numbers",
-    "pairwise_wins": "humeval.metrics.designs.evaluator_group_effects:pairwise_win_numbers",
-    "icc": "humeval.metrics.designs.rating_designs:icc_numbers",
-    "icc_by_group": "humeval.metrics.designs.rating_designs:icc_by_group_numbers",
-    "mode_correlation": "humeval.metrics.designs.rating_designs:mode_correlation_numbers",
-    "auto_correlation": "humeval.metrics.designs.rating_designs:auto_correlation_numbers",
-    "original_vs_reproduction": "humeval.metrics.designs.rating_designs:original_vs_reproduction_numbers",
-    "reliability_correlation": "humeval.metrics.designs.rating_designs:reliability_correlation_numbers",
-    "timing": "humeval.metrics.designs.rating_designs:timing_numbers",
-    "fre_agreement": "humeval.metrics.designs.rating_designs:fre_agreement_numbers",
-    "describe": "humeval.metrics.descriptive:describe_numbers",
-    "krippendorff_alpha_by_group": "humeval.metrics.agreement:alpha_by_group_numbers",
-    "kappa_by_group": "humeval.metrics.agreement:kappa_by_group_numbers",
-    "significance": "humeval.metrics.significance:significance_numbers",
-    "item_correlation": "humeval.metrics.item_correlation:item_correlation_numbers",
-    "effect_size": "humeval.metrics.effect_size:effect_size_numbers",
-}
 
 
 @dataclass
@@ -128,14 +93,6 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
     return rows
 
 
-def get_metric(name: str):
-    """The function registered as metric ``name``."""
-    if name not in METRICS:
-        raise HumevalError(f"unknown metric {name!r}; known metrics: {sorted(METRICS)}")
-    module, function = METRICS[name].split(":")
-    return getattr(importlib.import_module(module), function)
-
-
 def value_frame(table: str, rows: list[tuple[str, str, float]]) -> pd.DataFrame:
     """(row, column, value) triples of one table as a frame of metric values."""
     frame = pd.DataFrame(rows, columns=["row", "column", "value"])
@@ -171,7 +128,7 @@ def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
     frames = []
     for entry in entries:
         params = {k: v for k, v in entry.items() if k not in ("metric", "description")}
-        frames.append(get_metric(entry["metric"])(data, **params))
+        frames.append(function("metric", entry["metric"])(data, **params))
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
     duplicated = out.duplicated(["table", "row", "column"])
     if duplicated.any():

@@ -7,6 +7,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -71,6 +72,7 @@ def unit_value_counts(unit: np.ndarray, n_units: int, values: pd.Series) -> tupl
     return counts, domain
 
 
+@register("metric", "krippendorff_alpha")
 def krippendorff_alpha_numbers(
     data: StudyData,
     *,
@@ -104,6 +106,7 @@ def krippendorff_alpha_by_batch(frame: pd.DataFrame, batch: str, units: list[str
     return frame.groupby(batch).apply(lambda part: krippendorff_alpha(part, units, level), include_groups=False)
 
 
+@register("metric", "krippendorff_alpha_by_batch")
 def batch_alpha_numbers(
     data: StudyData,
     *,
@@ -152,6 +155,7 @@ def batch_alpha_numbers(
     return out
 
 
+@register("metric", "krippendorff_alpha_by_group")
 def alpha_by_group_numbers(
     data: StudyData,
     *,
@@ -209,6 +213,7 @@ def kappa(frame: pd.DataFrame, units: list[str], method: str = "fleiss", coder: 
     raise HumevalError(f"unknown kappa method {method!r} (fleiss, cohen)")
 
 
+@register("metric", "kappa_by_group")
 def kappa_by_group_numbers(
     data: StudyData,
     *,

@@ -6,6 +6,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
+from humeval.vocabulary import register
 
 
 def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int:
@@ -18,6 +19,7 @@ def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int
     return len(frame.drop_duplicates(distinct))
 
 
+@register("metric", "counts")
 def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
     """One count per configured row.
 

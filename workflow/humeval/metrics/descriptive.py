@@ -6,6 +6,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
 
 STATISTICS = {
     "mean": lambda v: v.mean(),
@@ -20,6 +21,7 @@ STATISTICS = {
 EMPTY_GROUP = {"n": 0.0, "sum": 0.0, "share": float("nan")}
 
 
+@register("metric", "describe")
 def describe_numbers(
     data: StudyData,
     *,

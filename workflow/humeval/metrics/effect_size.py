@@ -11,6 +11,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
 
 
 def cohens_d(x, y, axis: int = -1):
@@ -24,6 +25,7 @@ def cohens_d(x, y, axis: int = -1):
     return (x.mean(axis=axis) - y.mean(axis=axis)) / np.sqrt(pooled)
 
 
+@register("metric", "effect_size")
 def effect_size_numbers(
     data: StudyData,
     *,

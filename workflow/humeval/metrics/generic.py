@@ -11,8 +11,10 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
 from humeval.metrics.tally import TALLY_STATS, pairwise_tally
+from humeval.vocabulary import register
 
 
+@register("metric", "pairwise_tally")
 def pairwise_tally_numbers(
     data: StudyData,
     *,
@@ -98,6 +100,7 @@ def k_sample_tests(samples: dict[str, np.ndarray], tests: list[str]) -> list[tup
     return out
 
 
+@register("metric", "k_sample_tests")
 def k_sample_numbers(
     data: StudyData,
     *,
@@ -153,6 +156,7 @@ def agreement(values: pd.DataFrame) -> dict[str, float]:
     }
 
 
+@register("metric", "percent_agreement")
 def percent_agreement_numbers(
     data: StudyData,
     *,
@@ -184,6 +188,7 @@ def percent_agreement_numbers(
 ITEM_CV_STATS = ("n", "mean", "median", "sd")
 
 
+@register("metric", "item_cv_star")
 def item_cv_star_numbers(
     data: StudyData,
     *,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
 
 METHODS = {
     "pearson": ("pearson_r", "pearson_p"),
@@ -22,6 +23,7 @@ def correlate(x, y, method: str) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
+@register("metric", "item_correlation")
 def item_correlation_numbers(
     data: StudyData,
     *,

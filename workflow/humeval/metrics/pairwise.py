@@ -8,6 +8,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.metrics.tally import pairwise_tally
+from humeval.vocabulary import register
 
 
 def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -57,6 +58,7 @@ def relative_preference(scores: pd.Series, denominator: float | pd.Series) -> pd
     return 100.0 * scores / denominator
 
 
+@register("metric", "relative_preference")
 def relative_preference_numbers(
     data: StudyData,
     *,
@@ -127,6 +129,7 @@ def preference_shares(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
     return shares.reindex(columns=list(OUTCOMES), fill_value=0.0)
 
 
+@register("metric", "preference_shares")
 def preference_share_numbers(
     data: StudyData, *, table: str, side: str, focus: str, columns: dict, row: str = "{system}", frame: str = "kept"
 ) -> pd.DataFrame:
@@ -153,6 +156,7 @@ def preference_share_numbers(
     )
 
 
+@register("metric", "position_bias")
 def position_bias_numbers(
     data: StudyData, *, table: str, side: str, row: str = "answer_a_share", column: str = "value"
 ) -> pd.DataFrame:

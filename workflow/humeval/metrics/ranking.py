@@ -11,6 +11,7 @@ import pandas as pd
 from humeval.aggregates import rank_count_rows
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
+from humeval.vocabulary import register
 
 
 def rank_counts(judgements: pd.DataFrame) -> pd.DataFrame:
@@ -65,6 +66,7 @@ def find_aggregate(config: dict, aggregate_id: str) -> dict:
     raise HumevalError(f"no published aggregate with id {aggregate_id!r}")
 
 
+@register("metric", "rank_table")
 def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.DataFrame:
     """Rank counts f(s, i) and average ranks per system and side (Table 3 layout).
 
@@ -87,6 +89,7 @@ def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.
     return value_frame(table, rows)
 
 
+@register("metric", "sentence_average_ranks")
 def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: list, column: str) -> pd.DataFrame:
     """Sentence-level average ranks of the listed units, rows ``<unit>|<system label>`` (Table 5)."""
     labels = data.system_labels()

@@ -6,6 +6,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
 
 
 def mann_whitney_u(a, b, alternative: str = "two-sided") -> dict[str, float]:
@@ -68,6 +69,7 @@ def corrected(p_values: list[float], method: str) -> list[float]:
     return [float(p) for p in pingouin.multicomp(list(p_values), method=method)[1]]
 
 
+@register("metric", "significance")
 def significance_numbers(
     data: StudyData,
     *,

@@ -7,6 +7,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
+from humeval.vocabulary import register
 
 _OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
 
@@ -23,18 +24,40 @@ def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) 
     raise HumevalError(f"claim operand {cell} has no {side} value")
 
 
-def claims_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:
+@register("qra", "claims")
+def claims_entry(
+    values: pd.DataFrame,
+    published: pd.DataFrame,
+    *,
+    table: str,
+    claims: list[dict],
+    labels: dict[str, str] | None = None,
+) -> tuple[list[tuple], list[tuple]]:
     """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold; it is
-    evaluated on the original and on the reproduction side (``labels`` maps each side to the text that
-    replaces ``{side}`` in operand labels, e.g. ``O`` and ``R``), reading recomputed values where there
-    are any and published ones otherwise.
+    evaluated on the original and on the reproduction side, reading recomputed values where there are any and
+    published ones otherwise.
 
-    Rows ``<claim>``: columns ``original``, ``reproduction`` (1 holds, 0 not) and ``replicated`` (1 when it
-    holds on both sides); rows ``<claim>.<k>``: the operands of comparison k on both sides.
+    Parameters
+    ----------
+    table : str
+        The table the results go to.
+    claims : list of dict
+        ``[{id, text, comparisons: [{left, op, right}]}]``: ``op`` one of ``>``, ``>=``, ``<``, ``<=``; an operand
+        is a number or ``{table, row, column}`` with ``{side}`` placeholders.
+    labels : dict of str to str, optional
+        The text that replaces ``{side}`` in operand labels, per side (``{original: O, reproduction: R}``;
+        default: ``original``, ``reproduction``).
+
+    Returns
+    -------
+    cells, summary : list of tuple
+        Cells: rows ``<claim>`` with columns ``original``, ``reproduction`` (1 holds, 0 not) and
+        ``replicated`` (1 when it holds on both sides); rows ``<claim>.<k>`` with the operands of comparison k
+        on both sides. No summary rows.
     """
     out = []
-    labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
-    for claim in entry["claims"]:
+    labels = {"original": "original", "reproduction": "reproduction", **(labels or {})}
+    for claim in claims:
         verdicts = {}
         for side in ("original", "reproduction"):
             holds = True
@@ -43,13 +66,13 @@ def claims_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> 
                 right = _operand(values, published, comparison["right"], labels[side])
                 holds &= bool(_OPERATORS[comparison["op"]](left, right))
                 out += [
-                    (entry["table"], f"{claim['id']}.{k}", f"{side}_left", left),
-                    (entry["table"], f"{claim['id']}.{k}", f"{side}_right", right),
+                    (table, f"{claim['id']}.{k}", f"{side}_left", left),
+                    (table, f"{claim['id']}.{k}", f"{side}_right", right),
                 ]
             verdicts[side] = holds
         out += [
-            (entry["table"], claim["id"], "original", float(verdicts["original"])),
-            (entry["table"], claim["id"], "reproduction", float(verdicts["reproduction"])),
-            (entry["table"], claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
+            (table, claim["id"], "original", float(verdicts["original"])),
+            (table, claim["id"], "reproduction", float(verdicts["reproduction"])),
+            (table, claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
         ]
     return out, []

@@ -4,12 +4,14 @@ scipy's asymptotic p and the exact permutation p (for n = 4 the asymptotic p mis
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.qra.inputs import qra_inputs, recipe
+from humeval.vocabulary import register
 
 EXACT_LIMIT = 8  # n! re-pairings: 40,320 at n = 8; above, a seeded Monte Carlo permutation test
 RESAMPLES = 9999
@@ -79,28 +81,70 @@ def correlation(
     }
 
 
-def correlation_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:
-    """``type: correlation``: rows ``pearson``/``spearman`` with columns ``r``, ``p``, ``p_exact``, or, with
-    ``cells: {"<method>.<r|p|p_exact>": [row, column]}``, just the mapped statistics where mapped."""
-    rows, source_table = entry["rows"], entry["measurand_table"]
-    x = qra_inputs(values, published, source_table, rows, entry["x"])
-    y = qra_inputs(values, published, source_table, rows, entry["y"])
-    how = f"x = {recipe(entry['x'])}, y = {recipe(entry['y'])}; n = {len(rows)}"
-    cells = entry.get("cells")
+@register("qra", "correlation")
+def correlation_entry(
+    values: pd.DataFrame,
+    published: pd.DataFrame,
+    *,
+    table: str,
+    measurand_table: str,
+    rows: list[str],
+    x: dict,
+    y: dict,
+    methods: list[Literal["pearson", "spearman"]] = ("pearson", "spearman"),
+    exact_limit: int = EXACT_LIMIT,
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    cells: dict[str, list[str]] | None = None,
+) -> tuple[list[tuple], list[tuple]]:
+    """QRA Type II: the correlation of two experiments' measurands (Pearson, Spearman; :func:`correlation`), with
+    a permutation p-value (exact up to ``exact_limit`` points, else seeded Monte Carlo).
+
+    Parameters
+    ----------
+    table : str
+        The table the results go to.
+    measurand_table : str
+        The table holding the measurands.
+    rows : list of str
+        The measurand rows (two or more): the points correlated.
+    x, y : dict
+        The two measurements, as an input of ``cv_star``: ``{side?, column, source?}``.
+    methods : list of {'pearson', 'spearman'}
+        The correlations computed.
+    exact_limit : int
+        The exact permutation p up to this many points (3 to 10); above it, a Monte Carlo test.
+    resamples : int
+        Monte Carlo re-pairings above the exact limit (99 or more).
+    seed : int
+        The seed of the Monte Carlo generator.
+    cells : dict of str to list of str, optional
+        ``{"<method>.<r|p|p_exact>": [row, column]}``: where each statistic goes; only mapped ones are written.
+        Default: rows = methods, columns ``r``, ``p``, ``p_exact``.
+
+    Returns
+    -------
+    cells, summary : list of tuple
+        Cells of r, p (the scipy p) and p_exact (the permutation p); one summary row per method with the
+        inputs and the recipe.
+    """
+    how = f"x = {recipe(x)}, y = {recipe(y)}; n = {len(rows)}"
+    x = qra_inputs(values, published, measurand_table, rows, x)
+    y = qra_inputs(values, published, measurand_table, rows, y)
     out, summary = [], []
-    for method in entry.get("methods", ["pearson", "spearman"]):
+    for method in methods:
         result = correlation(
             x.to_numpy(),
             y.to_numpy(),
             method,
-            exact_limit=entry.get("exact_limit", EXACT_LIMIT),
-            resamples=entry.get("resamples", RESAMPLES),
-            seed=entry.get("seed", 0),
+            exact_limit=exact_limit,
+            resamples=resamples,
+            seed=seed,
         )
         summary.append(
             (
                 method,
-                entry["table"],
+                table,
                 ", ".join(rows),
                 result["r"],
                 result["p"],
@@ -111,8 +155,8 @@ def correlation_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict
         )
         for key in ("r", "p", "p_exact"):
             if cells is None:
-                out.append((entry["table"], method, key, result[key]))
+                out.append((table, method, key, result[key]))
             elif f"{method}.{key}" in cells:
                 row, column = cells[f"{method}.{key}"]
-                out.append((entry["table"], row, column, result[key]))
+                out.append((table, row, column, result[key]))
     return out, summary

@@ -12,74 +12,150 @@ import pandas as pd
 
 from humeval.cv_star import cv_star, sd_star
 from humeval.qra.inputs import qra_inputs, recipe
+from humeval.vocabulary import register
 
 
-def cv_star_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict) -> tuple[list[tuple], list[tuple]]:
-    """``type: cv_star``: CV* per measurand row from the ``inputs`` experiments, written to
-    ``<table>/<row>/<column>`` (and, with ``sd_column``, the corrected SD s/c4(n) beside it; with
-    ``ci_columns: [low, high]``, the 95% interval of s* as QRA3 computes it)."""
-    rows, source_table = entry["rows"], entry["measurand_table"]
-    sides = [qra_inputs(values, published, source_table, rows, spec) for spec in entry["inputs"]]
+@register("qra", "cv_star")
+def cv_star_entry(
+    values: pd.DataFrame,
+    published: pd.DataFrame,
+    *,
+    table: str,
+    measurand_table: str,
+    rows: list[str],
+    inputs: list[dict],
+    column: str = "cv_star",
+    shift: float = 0,
+    sd_column: str | None = None,
+    ci_columns: list[str] | None = None,
+) -> tuple[list[tuple], list[tuple]]:
+    """QRA Type I: the coefficient of variation CV* (Belz, Popovic & Mille 2022, eq. 2; :func:`humeval.cv_star`)
+    of each measurand row across the ``inputs`` measurements.
+
+    Parameters
+    ----------
+    table : str
+        The table the results go to.
+    measurand_table : str
+        The table holding the measurands.
+    rows : list of str
+        The measurand rows, one CV* each.
+    inputs : list of dict
+        One measurement per experiment (two or more): ``{side?, column, source?}``, the column of the measurand
+        table holding it, recomputed or published (``docs/audit.md``).
+    column : str
+        The result column.
+    shift : float
+        Added to every value before CV* (0: none; a scale that starts at 1 is shifted by -1 to start at 0).
+    sd_column : str, optional
+        A column for the corrected SD s/c4(n) beside CV* (diagnoses a paper that printed the SD as CV*).
+    ci_columns : list of str, optional
+        ``[low, high]``: columns for the 95% interval of s* as QRA3 computes it, so a printed interval is audited.
+
+    Returns
+    -------
+    cells, summary : list of tuple
+        Cells (``table``, row, ``column``, CV*) (and the SD and interval cells asked for); one summary row per
+        measurand: type ``cv_star``, the value, the inputs used and the recipe.
+    """
+    sides = [qra_inputs(values, published, measurand_table, rows, spec) for spec in inputs]
     matrix = pd.concat(sides, axis=1)
-    how = "; ".join(recipe(spec) for spec in entry["inputs"]) + f"; shift {entry.get('shift', 0)}"
+    how = "; ".join(recipe(spec) for spec in inputs) + f"; shift {shift}"
     out, summary = [], []
     for row, measured in matrix.iterrows():
-        value = cv_star(measured.to_numpy(), entry.get("shift", 0.0))
-        out.append((entry["table"], row, entry.get("column", "cv_star"), value))
-        summary.append(
-            ("cv_star", entry["table"], row, value, np.nan, np.nan, ";".join(f"{v:g}" for v in measured), how)
-        )
-        if entry.get("sd_column"):
-            out.append((entry["table"], row, entry["sd_column"], sd_star(measured.to_numpy())))
-        if entry.get("ci_columns"):  # the 95% interval of s* (QRA3's Type I), so a printed interval is audited
+        value = cv_star(measured.to_numpy(), shift)
+        out.append((table, row, column, value))
+        summary.append(("cv_star", table, row, value, np.nan, np.nan, ";".join(f"{v:g}" for v in measured), how))
+        if sd_column:
+            out.append((table, row, sd_column, sd_star(measured.to_numpy())))
+        if ci_columns:  # the 95% interval of s* (QRA3's Type I), so a printed interval is audited
             from humeval.qra.qra3 import type1_measures
 
-            measures = type1_measures(measured.to_numpy(), scale_starts_at=-entry.get("shift", 0.0))
-            low, high = entry["ci_columns"]
+            measures = type1_measures(measured.to_numpy(), scale_starts_at=-shift)
+            low, high = ci_columns
             out += [
-                (entry["table"], row, low, measures["sd_ci_low"]),
-                (entry["table"], row, high, measures["sd_ci_high"]),
+                (table, row, low, measures["sd_ci_low"]),
+                (table, row, high, measures["sd_ci_high"]),
             ]
     return out, summary
 
 
-def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict):
-    """``type: cv_star_pairwise``: CV* of each experiment against the ``reference`` (n = 2), per criterion and
-    system, as ReproHum papers tabulate it: row ``<criterion>|<row label of the experiment>``, one column per
-    system and ``summary_column`` (criterion level: the mean of its systems), and rows
-    ``all|<row label>`` (study level: the mean of the criterion levels). Scores are located like QRA3
-    scores (``score`` template over ``{experiment}`` and ``{system}``; recomputed, else published) and
-    shifted by ``-scale_starts_at``; ``c4_correction: false`` is the variant without s / c4(n). With
-    ``ci_columns: [low, high]``, templates over ``{system}`` (``"{system} low"``), the 95% interval of s* per system
-    as QRA3 computes it (whatever ``c4_correction`` says), so a printed interval is audited."""
+@register("qra", "cv_star_pairwise")
+def cv_star_pairwise_entry(
+    values: pd.DataFrame,
+    published: pd.DataFrame,
+    *,
+    table: str,
+    reference: str,
+    experiments: list[str],
+    criteria: list[dict],
+    row_labels: dict[str, str] | None = None,
+    summary_column: str = "criterion",
+    scale_starts_at: float = 0,
+    c4_correction: bool = True,
+    ci_columns: list[str] | None = None,
+) -> tuple[list[tuple], list[tuple]]:
+    """QRA Type I, each experiment against a reference (n = 2), per criterion and system, as ReproHum papers
+    tabulate it. Scores are located like QRA3 scores (recomputed, else published).
+
+    Parameters
+    ----------
+    table : str
+        The table the results go to.
+    reference : str
+        The reference experiment (the original, ``O``).
+    experiments : list of str
+        The experiments compared with the reference, one row each per criterion.
+    criteria : list of dict
+        ``[{name, systems, score: {table, row, column}, experiments?}]`` as in ``qra3``: the score templates over
+        ``{experiment}`` and ``{system}``, and the experiments a criterion has (default all).
+    row_labels : dict of str to str, optional
+        Experiment -> its row label (default: its id).
+    summary_column : str
+        The column of the criterion level (the mean of its systems) and of the study level.
+    scale_starts_at : float
+        Scores are shifted by minus this (a 1..5 scale: 1).
+    c4_correction : bool
+        CV* with the unbiased s / c4(n) (standard); false for the variant with s.
+    ci_columns : list of str, optional
+        ``[low, high]`` templates over ``{system}`` (``"{system} low"``): the 95% interval of s* per system as
+        QRA3 computes it (whatever ``c4_correction`` says), so a printed interval is audited.
+
+    Returns
+    -------
+    cells, summary : list of tuple
+        Cells: row ``<criterion>|<row label>``, one column per system and ``summary_column``; rows
+        ``all|<row label>`` (the mean of the criterion levels). One summary row per criterion, experiment and
+        system (type ``cv_star_pairwise``).
+    """
     from humeval.qra.qra3 import type1_measures
     from humeval.qra.qra3_tables import score_matrix
 
-    shift, correct = -entry.get("scale_starts_at", 0), entry.get("c4_correction", True)
-    how = f"{entry['reference']} vs each experiment; shift {shift:g}" + ("" if correct else "; s without c4(n)")
+    shift, correct = -scale_starts_at, c4_correction
+    how = f"{reference} vs each experiment; shift {shift:g}" + ("" if correct else "; s without c4(n)")
     out, summary = [], []
-    for experiment in entry["experiments"]:
-        label = entry.get("row_labels", {}).get(experiment, experiment)
+    for experiment in experiments:
+        label = (row_labels or {}).get(experiment, experiment)
         levels = []
-        for criterion in entry["criteria"]:
-            if experiment not in criterion.get("experiments", entry["experiments"]):
+        for criterion in criteria:
+            if experiment not in criterion.get("experiments", experiments):
                 continue
-            pair = [entry["reference"], experiment]
+            pair = [reference, experiment]
             matrix, _ = score_matrix(values, published, criterion, pair, dict(zip(pair, pair)))
             row = f"{criterion['name']}|{label}"
             cvs = [cv_star(matrix[system].to_numpy(), shift, correct) for system in criterion["systems"]]
-            out += [(entry["table"], row, system, cv) for system, cv in zip(criterion["systems"], cvs)]
-            for system in criterion["systems"] if entry.get("ci_columns") else []:
-                measures = type1_measures(matrix[system].to_numpy(), scale_starts_at=entry.get("scale_starts_at", 0))
-                low, high = (template.format(system=system) for template in entry["ci_columns"])
+            out += [(table, row, system, cv) for system, cv in zip(criterion["systems"], cvs)]
+            for system in criterion["systems"] if ci_columns else []:
+                measures = type1_measures(matrix[system].to_numpy(), scale_starts_at=scale_starts_at)
+                low, high = (template.format(system=system) for template in ci_columns)
                 out += [
-                    (entry["table"], row, low, measures["sd_ci_low"]),
-                    (entry["table"], row, high, measures["sd_ci_high"]),
+                    (table, row, low, measures["sd_ci_low"]),
+                    (table, row, high, measures["sd_ci_high"]),
                 ]
             summary += [  # in the cross-study summary beside the Type I entries
                 (
                     "cv_star_pairwise",
-                    entry["table"],
+                    table,
                     f"{row}|{system}",
                     cv,
                     np.nan,
@@ -89,7 +165,7 @@ def cv_star_pairwise_entry(values: pd.DataFrame, published: pd.DataFrame, entry:
                 )
                 for system, cv in zip(criterion["systems"], cvs)
             ]
-            out.append((entry["table"], row, entry.get("summary_column", "criterion"), float(np.mean(cvs))))
+            out.append((table, row, summary_column, float(np.mean(cvs))))
             levels.append(float(np.mean(cvs)))
-        out.append((entry["table"], f"all|{label}", entry.get("summary_column", "criterion"), float(np.mean(levels))))
+        out.append((table, f"all|{label}", summary_column, float(np.mean(levels))))
     return out, summary

@@ -22,6 +22,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.metrics.designs.evaluator_groups import annotation_rows, singly_annotated
+from humeval.vocabulary import register
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +120,7 @@ def effect_size_difference(
     return estimate, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+@register("metric", "effect_size_diff")
 def effect_size_diff_numbers(
     data: StudyData, *, table: str, pairs: list, sampler: dict, criteria: dict, n_resamples: int, seed: int
 ) -> pd.DataFrame:
@@ -152,6 +154,7 @@ def effect_size_diff_numbers(
     return value_frame(table, out)
 
 
+@register("metric", "likert_means")
 def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
     """Rows ``<group>|<bot>``: mean Likert rating per criterion with a 95% t CI (``_lo``/``_hi``)."""
     from scipy import stats
@@ -167,6 +170,7 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
     return value_frame(table, out)
 
 
+@register("metric", "pairwise_wins")
 def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
     """Rows ``<group>|<bot>``: win share and win-or-tie share against all others (ties in the
     denominator), with a 95% Wilson CI of the win share (``_lo``/``_hi``)."""

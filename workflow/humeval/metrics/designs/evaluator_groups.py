@@ -21,6 +21,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.metrics.agreement import krippendorff_alpha
+from humeval.vocabulary import register
 
 ROW_KEY = ["side", "category", "item", "criterion"]
 
@@ -98,6 +99,7 @@ def between_group_alpha(single_a: pd.DataFrame, single_b: pd.DataFrame, level: s
     )
 
 
+@register("metric", "group_agreement")
 def group_agreement_numbers(
     data: StudyData,
     *,
@@ -128,6 +130,7 @@ def group_agreement_numbers(
     return value_frame(table, out)
 
 
+@register("metric", "group_counts")
 def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.DataFrame:
     """Table 2: evaluators, and dialogues (Likert) or pairs (pairwise) with >= 1 and exactly 2 annotations."""
     out = []

@@ -19,6 +19,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, groups_of, render, value_frame
 from humeval.rounding import round_half_up
+from humeval.vocabulary import register
 
 ICC_TYPES = {"ICC-C": "ICC(C,k)", "ICC-A": "ICC(A,k)"}
 log = logging.getLogger(__name__)
@@ -104,6 +105,7 @@ def icc(frame: pd.DataFrame) -> dict:
     return out
 
 
+@register("metric", "icc_by_group")
 def icc_by_group_numbers(
     data: StudyData,
     *,
@@ -129,6 +131,7 @@ def icc_by_group_numbers(
     return value_frame(table, out)
 
 
+@register("metric", "icc")
 def icc_numbers(
     data: StudyData,
     *,
@@ -180,6 +183,7 @@ def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
     return float(result.statistic), float(result.pvalue)
 
 
+@register("metric", "mode_correlation")
 def mode_correlation_numbers(
     data: StudyData, *, table: str, conditions: list, side: str = "reproduction", mode_sides: dict | None = None
 ) -> pd.DataFrame:
@@ -194,6 +198,7 @@ def mode_correlation_numbers(
     return value_frame(table, out)
 
 
+@register("metric", "auto_correlation")
 def auto_correlation_numbers(
     data: StudyData,
     *,
@@ -214,6 +219,7 @@ def auto_correlation_numbers(
     return value_frame(table, out)
 
 
+@register("metric", "original_vs_reproduction")
 def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions: list, criteria: list) -> pd.DataFrame:
     """Table 10: Spearman over items between original (INLG) and reproduction per-item means and modes."""
     out = []
@@ -262,6 +268,7 @@ def collapse_duplicate_tags(frame: pd.DataFrame) -> pd.DataFrame:
     return ordered[first].assign(value=last[first])
 
 
+@register("metric", "reliability_correlation")
 def reliability_correlation_numbers(
     data: StudyData,
     *,
@@ -304,6 +311,7 @@ def reliability_correlation_numbers(
     return pd.concat([value_frame(table, out), value_frame(points_table, points)], ignore_index=True)
 
 
+@register("metric", "timing")
 def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction") -> pd.DataFrame:
     """Mean and SD (ddof = 1) of the completion time in minutes per condition."""
     out = []
@@ -337,6 +345,7 @@ def flesch_reading_ease(texts: pd.Series, model: str | None = None) -> pd.Series
     return pd.Series([text_stats.flesch_reading_ease(doc) for doc in nlp.pipe(texts.tolist())], index=texts.index)
 
 
+@register("metric", "fre_agreement")
 def fre_agreement_numbers(
     data: StudyData,
     *,
