@@ -1,12 +1,16 @@
-"""The generated vocabulary docs are current, and list every registered name."""
+"""The generated vocabulary docs are current, and every registered function documents itself: each parameter's
+meaning, what it writes, and an example from a study a test runs."""
+
+import re
 
 import gendocs as docs
+import pytest
 from helpers import REPO
 
 from humeval import vocabulary
-from humeval.loaders import LOADERS
-from humeval.metrics import METRICS
-from humeval.qra import QRA_TYPES
+
+RENDERED = {p.name: t for p, t in docs.render(REPO).items()}
+REGISTERED = [(kind, name) for kind in vocabulary.KINDS for name in vocabulary.entries(kind)]
 
 
 def test_generated_docs_are_current():
@@ -14,15 +18,65 @@ def test_generated_docs_are_current():
         assert path.read_text() == text, f"{path} is stale: run python tools/gendocs.py"
 
 
-def test_docs_name_every_registered_loader_metric_exclusion_qra_type_and_figure_kind():
-    rendered = {p.name: t for p, t in docs.render(REPO).items()}
-    for name in [*METRICS, *vocabulary.exclusion_entries(), *QRA_TYPES, *vocabulary.figure_entries()]:
-        assert f"### `{name}`" in rendered["metrics.md"], name
-    for name in LOADERS:
-        assert f"### `{name}`" in rendered["loaders.md"], name
+def test_every_kind_is_registered_and_in_the_docs():
+    counts = {kind: len(vocabulary.entries(kind)) for kind in vocabulary.KINDS}
+    assert counts == {"loader": 9, "metric": 31, "exclusion": 7, "qra": 4, "figure": 5}
+    for kind, name in REGISTERED:
+        assert f"### `{name}`" in RENDERED["loaders.md" if kind == "loader" else "metrics.md"], name
 
 
-def test_loader_parameters_are_read_from_the_code():
-    params = {p.name: p for p in vocabulary.loader_entries()["tabular"].parameters}
+def entry_docs(kind: str, name: str) -> str:
+    text = RENDERED["loaders.md" if kind == "loader" else "metrics.md"]
+    section = text.split(f"\n### `{name}`\n", 1)[1]
+    return re.split(r"\n##+ ", section, maxsplit=1)[0]
+
+
+@pytest.mark.parametrize(("kind", "name"), REGISTERED, ids=[f"{k}:{n}" for k, n in REGISTERED])
+def test_a_registered_function_documents_each_parameter_what_it_writes_and_an_example(kind, name):
+    entry = vocabulary.entries(kind)[name]
+    undocumented = [p.name for p in entry.parameters if not p.meaning]
+    assert not undocumented, f"{entry.target}: no numpydoc Parameters entry for {undocumented}"
+    stray = sorted(entry.documented - set(entry.names()))
+    assert not stray, f"{entry.target}: Parameters documents {stray}, which it does not take"
+    assert entry.returns.strip(), f"{entry.target}: no numpydoc Returns section (what it writes)"
+    assert entry.doc.strip(), f"{entry.target}: no summary"
+    section = entry_docs(kind, name)
+    assert "**Writes:**" in section and "Example (`" in section, f"{name}: no example in a study a test runs"
+
+
+def test_allowed_values_and_named_constants_are_shown_by_value():
+    tally = {p.name: p for p in vocabulary.entries("metric")["pairwise_tally"].parameters}
+    assert tally["stats"].default == "TALLY_STATS"
+    assert tally["stats"].value == "('wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled')"
+    assert tally["stats"].allowed == ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled")
+    assert tally["frame"].allowed == ("kept", "tidy")
+    assert "`wins`, `losses`, `ties`" in entry_docs("metric", "pairwise_tally")
+
+
+def test_loader_parameters_are_read_from_the_signature():
+    params = {p.name: p for p in vocabulary.entries("loader")["tabular"].parameters}
     assert params["participant"].required and params["item"].required
     assert not params["shape"].required and params["shape"].default == "'wide'"
+    assert params["shape"].allowed == ("wide", "long", "melt")
+    assert "inputs" not in params and "study" not in params  # positional: handed over by the pipeline
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({"stats": "wins"}, r"key metrics\.0\.stats: expected a list, e\.g\. \[wins\], not the text 'wins'"),
+        ({"stats": ["wins", "draws"]}, r"key metrics\.0\.stats: \['wins', 'draws'\] is not allowed; allowed: \['wins'"),
+        ({"frame": "all"}, r"key metrics\.0\.frame: 'all' is not allowed; allowed: \['kept', 'tidy'\]"),
+        ({"majority": "yes"}, r"key metrics\.0\.majority: expected bool, not str 'yes'"),
+        ({"stat": ["wins"]}, r"key metrics\.0\.stat: unknown parameter; did you mean 'stats'\?"),
+    ],
+)
+def test_a_parameter_of_the_wrong_type_or_value_is_refused_naming_the_key(given, message):
+    entry = vocabulary.entries("metric")["pairwise_tally"]
+    assert re.match(message, vocabulary.check_entry(entry, {"table": "t", **given}, "metrics.0"))
+
+
+def test_a_renamed_parameter_says_in_one_line_what_to_rename():
+    entry = vocabulary.entries("loader")["qualtrics_survey"]
+    message = vocabulary.check_entry(entry, {"range": [1, 6]}, "extract.2.params")
+    assert message == "key extract.2.params.range: renamed to 'scale' (same meaning): rename the key"

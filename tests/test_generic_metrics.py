@@ -168,7 +168,7 @@ PAIRS = pairwise_data(
 
 
 def test_pairwise_tally_over_both_positions_with_and_without_a_majority_vote():
-    from humeval.metrics.generic import pairwise_tally_numbers
+    from humeval.metrics.pairwise import pairwise_tally_numbers
 
     every = pairwise_tally_numbers(PAIRS, table="t")
     # A: i1 wins 2 loses 1; i3 (as system_b) C wins once, A wins once, one tie -> A 3 wins, 2 losses, 1 tie, n 6
@@ -184,7 +184,7 @@ def test_pairwise_tally_over_both_positions_with_and_without_a_majority_vote():
 
 
 def test_k_sample_tests_against_scipy_by_hand():
-    from humeval.metrics.generic import k_sample_numbers
+    from humeval.metrics.significance import k_sample_numbers
 
     rows = [
         ("O", f"p{k}", "i", s, "q", v)
@@ -205,7 +205,7 @@ def test_k_sample_tests_against_scipy_by_hand():
 
 
 def test_percentage_and_majority_agreement_by_hand():
-    from humeval.metrics.generic import percent_agreement_numbers
+    from humeval.metrics.agreement import percent_agreement_numbers
 
     rows = [
         ("O", p, i, "A", "q", v)
@@ -218,7 +218,7 @@ def test_percentage_and_majority_agreement_by_hand():
 
 def test_item_level_cv_star_between_experiments_summarised_per_system():
     from humeval.cv_star import cv_star
-    from humeval.metrics.generic import item_cv_star_numbers
+    from humeval.metrics.item_cv_star import item_cv_star_numbers
 
     rows = [
         (side, p, item, "A", "q", v)

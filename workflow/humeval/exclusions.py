@@ -1,7 +1,8 @@
 """Exclusion mechanics: named exclusions from the study config, every dropped judgement logged.
 
-An exclusion is a function ``f(judgements, participants, **params) -> pandas.Series`` of reasons, indexed
-like ``judgements``, holding a one-sentence reason for each row to drop and NA for rows to keep. Config
+An exclusion is a function ``f(judgements, participants, *, <parameters>) -> pandas.Series`` of reasons
+registered with ``@register("exclusion", <name>)``, indexed like ``judgements``, holding a one-sentence reason
+for each row to drop and NA for rows to keep; the keyword-only parameters are the entry's ``params``. Config
 entries ``{exclusion: <registered name>, name?, sides?, params?}`` are applied in order, each to the rows
 the earlier ones kept; a row is attributed to the first exclusion that drops it. :func:`apply_exclusions`
 returns the kept rows and the exclusion log (``exclusions.csv``: column ``rule`` holds the entry's name),
@@ -24,8 +25,14 @@ EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "ru
 
 @register("exclusion", "missing_value")
 def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Series:
-    """A row whose value the export left empty (an unanswered rating): applied before every configured
-    exclusion, so judgements in = kept + excluded always holds."""
+    """Drop a row whose value the export left empty (an unanswered rating). Applied before every configured
+    exclusion (unless an entry names it, which places it there), so judgements in = kept + excluded always holds.
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row with no value, NA for a row kept.
+    """
     missing = pd.to_numeric(judgements["value"], errors="coerce").isna()
     return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(missing, "no value in the export (empty cell)")
 
@@ -34,11 +41,21 @@ def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Se
 def attention_check(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str, unit: str = "participant"
 ) -> pd.Series:
-    """Pairwise attention check: a participant who chose the ``distractor`` side in any item fails,
-    and every judgement of that participant is dropped.
+    """Pairwise attention check: a participant who chose the ``distractor`` side in any item fails, and every
+    judgement of that participant is dropped. A pairwise row chose the distractor when ``system == distractor
+    and value == +1`` or ``system_b == distractor and value == -1``.
 
-    A pairwise row chose the distractor when ``system == distractor and value == +1`` or
-    ``system_b == distractor and value == -1``.
+    Parameters
+    ----------
+    distractor : str
+        The system code of the distractor (an output no attentive rater prefers).
+    unit : str
+        The column whose value fails as a whole (the participant, or a work unit).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row of a failed unit, naming the item(s), NA for a row kept.
     """
     chose = ((judgements["system"] == distractor) & (judgements["value"] == 1)) | (
         (judgements["system_b"] == distractor) & (judgements["value"] == -1)
@@ -55,7 +72,20 @@ def attention_check(
 def drop_systems(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, systems: list[str], reason: str = "check item, not scored"
 ) -> pd.Series:
-    """Drop every judgement whose ``system`` or ``system_b`` is one of ``systems`` (check items)."""
+    """Drop every judgement whose ``system`` or ``system_b`` is one of ``systems`` (check items, not scored).
+
+    Parameters
+    ----------
+    systems : list of str
+        The system codes dropped.
+    reason : str
+        The reason logged (the pair is added).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row showing one of the systems, NA for a row kept.
+    """
     codes = set(systems)
     hit = judgements["system"].isin(codes) | judgements["system_b"].isin(codes)
     pair = judgements["system"].astype(str) + " vs " + judgements["system_b"].astype(str)
@@ -66,7 +96,22 @@ def drop_systems(
 def drop_where(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, column: str, values: list, reason: str
 ) -> pd.Series:
-    """Drop every judgement whose ``column`` (in judgements, else participants) is in ``values``."""
+    """Drop every judgement whose ``column`` (of the judgements, else of the participants) holds one of ``values``.
+
+    Parameters
+    ----------
+    column : str
+        The column tested, compared as text.
+    values : list
+        The values dropped.
+    reason : str
+        The reason logged (the value is added).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row whose column holds one of the values, NA for a row kept.
+    """
     if column in judgements.columns:
         series = judgements[column]
     elif column in participants.columns:
@@ -82,10 +127,19 @@ def drop_where(
 
 @register("exclusion", "invalid_permutation")
 def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *, k: int | None = None) -> pd.Series:
-    """Drop a ranking that is not a permutation: each of its k systems at exactly one of the ranks 1..k.
+    """Drop a ranking that is not a permutation: each of its k systems at exactly one of the ranks 1..k. Rank rows
+    are slots (the system placed at rank ``value``); a ranking fails when a system fills two slots, a slot is
+    empty, or (with ``k``) it ranks other than ``k`` systems.
 
-    Rank rows are slots (system placed at rank ``value``); a ranking fails when a system fills two slots,
-    a slot is empty, or (with ``k``) it ranks other than ``k`` systems.
+    Parameters
+    ----------
+    k : int, optional
+        The systems every ranking must rank (default: its own number of rows).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row of a failing ranking, listing its rank=system slots, NA for a row kept.
     """
     ranks = judgements[judgements["response_type"] == "rank"]
     by_judgement = ranks.groupby("judgement_id")
@@ -109,10 +163,20 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
 def drop_uncovered(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, reference: str, keys: dict[str, str]
 ) -> pd.Series:
-    """Drop judgements of other sides whose item the ``reference`` side never judged in that category.
+    """Drop judgements of other sides whose item the ``reference`` side never judged in that category. Without any
+    judgement of the reference side (an optional input absent) nothing is dropped.
 
-    ``keys`` maps a ``category`` to the column that identifies its item (``{likert: item, pairwise:
-    pair}``). Without any judgement of the reference side (an optional input absent) nothing is dropped.
+    Parameters
+    ----------
+    reference : str
+        The side whose items the others are restricted to.
+    keys : dict of str to str
+        Category -> the column identifying its item (``{likert: item, pairwise: pair}``).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row whose item the reference side did not judge, NA for a row kept.
     """
     reasons = pd.Series(pd.NA, index=judgements.index, dtype="object")
     ours = judgements["side"] == reference
@@ -130,8 +194,25 @@ def drop_uncovered(
 def drop_groups_containing(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, group: str, column: str, pattern: str, reason: str
 ) -> pd.Series:
-    """Drop every row of each ``group`` (e.g. a story section) in which some row's ``column`` contains
-    ``pattern`` (case-insensitive substring; e.g. an unfilled template token ``val`` in a question)."""
+    """Drop every row of each ``group`` (a story section, say) in which some row's ``column`` contains ``pattern``
+    (a case-insensitive substring: an unfilled template token ``val`` in a question).
+
+    Parameters
+    ----------
+    group : str
+        The column whose values make a group, dropped as a whole.
+    column : str
+        The column searched.
+    pattern : str
+        The text searched for (no regular expression).
+    reason : str
+        The reason logged (the group is added).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row of a group that holds the pattern, NA for a row kept.
+    """
     for name in (group, column):
         if name not in judgements.columns:
             raise HumevalError(f"exclusion drop_groups_containing: no column {name!r} in the tidy judgements")

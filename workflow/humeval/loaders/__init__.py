@@ -1,8 +1,9 @@
 """Loaders: one per export format, each turning raw files into the tidy tables and nothing else.
 
-A loader is a function ``load(inputs, params, *, study, side) -> (judgements, participants)`` where
-``inputs`` maps the roles named in the study config to local file paths. Loaders are registered here by
-name; a study config picks one with ``loader: <name>``. Modules are imported only when used.
+A loader is a function ``load(inputs, study, side, *, <parameters>) -> (judgements, participants)`` registered
+with ``@register("loader", <name>)`` (:mod:`humeval.vocabulary`): ``inputs`` maps the roles named in the study
+config to local file paths, and the keyword-only parameters are the entry's ``params``. A study config picks one
+with ``loader: <name>``; its module is imported only when used.
 """
 
 from __future__ import annotations

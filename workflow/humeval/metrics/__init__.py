@@ -1,7 +1,8 @@
 """Study metrics, chosen by name in the study config.
 
-Each config entry ``{metric: <name>, table: <id>, ...params}`` calls the registered function
-``f(data: StudyData, *, table, **params) -> DataFrame[table, row, column, value]``. The numbers of all
+Each config entry ``{metric: <name>, table: <id>, ...params}`` calls the function registered with
+``@register("metric", <name>)`` (:mod:`humeval.vocabulary`), ``f(data: StudyData, *, table, <parameters>) ->
+DataFrame[table, row, column, value]``. The numbers of all
 entries form ``metrics.csv``; the audit matches them to the published numbers by (table, row, column).
 Modules are imported only when a study uses them, so no step pays for a library it does not need.
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from typing import Literal
 
 import pandas as pd
 
@@ -18,6 +20,9 @@ from humeval.intermediate import VALUE_COLUMNS
 from humeval.vocabulary import function
 
 log = logging.getLogger(__name__)
+
+#: The judgements a metric reads: ``kept`` (after the exclusions) or ``tidy`` (every row).
+Frame = Literal["kept", "tidy"]
 
 
 @dataclass

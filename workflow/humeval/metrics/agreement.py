@@ -1,15 +1,20 @@
-"""Inter-annotator agreement: Krippendorff's alpha via the ``krippendorff`` package."""
+"""Inter-annotator agreement: Krippendorff's alpha (the ``krippendorff`` package), Fleiss' and Cohen's kappa, and
+percentage agreement."""
 
 from __future__ import annotations
+
+from typing import Literal, get_args
 
 import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
+#: The levels of measurement Krippendorff's alpha knows (the ``krippendorff`` package's ``level_of_measurement``).
+Level = Literal["nominal", "ordinal", "interval", "ratio"]
+LEVELS = get_args(Level)
 
 
 def reliability_matrix(
@@ -81,13 +86,36 @@ def krippendorff_alpha_numbers(
     column: str,
     side: str,
     units: list[str],
-    level: str,
-    assert_equal_to: str | None = None,
+    level: Level,
+    assert_equal_to: Level | None = None,
     where: dict | None = None,
 ) -> pd.DataFrame:
-    """One alpha cell for ``side`` (kept judgements, filtered by ``where``, e.g. one criterion). With
-    ``assert_equal_to`` (another level), fail unless both levels give the same alpha (e.g. interval =
-    ordinal for complete permutations). Per group: ``krippendorff_alpha_by_group``."""
+    """Krippendorff's alpha (``krippendorff.alpha``; coders = participants) of one side's kept judgements in one
+    cell; per group, ``krippendorff_alpha_by_group``.
+
+    Parameters
+    ----------
+    table : str
+        The table the cell goes to.
+    row, column : str
+        The cell.
+    side : str
+        The side whose kept judgements are read.
+    units : list of str
+        The columns that make a unit (``[item]``, ``[item, system]``); coders are the participants.
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}
+        The level of measurement.
+    assert_equal_to : {'nominal', 'ordinal', 'interval', 'ratio'}, optional
+        Another level that must give the same alpha, else an error (interval = ordinal for complete
+        permutations, say).
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept (one criterion, say).
+
+    Returns
+    -------
+    DataFrame
+        One cell (table, row, column, alpha).
+    """
     frame = data.rows("kept", None, where)
     frame = frame[frame["side"] == side]
     alpha = krippendorff_alpha(frame, units, level)
@@ -114,17 +142,41 @@ def batch_alpha_numbers(
     column: str,
     side: str,
     units: list[str],
-    level: str,
+    level: Level,
     batch: str = "batch",
-    frame: str = "tidy",
-    batches: list | None = None,
+    frame: Frame = "tidy",
+    batches: list[int] | None = None,
     summary: dict | None = None,
 ) -> pd.DataFrame:
-    """Per-batch alpha cells (rows = batch numbers), optionally with mean and SD over batches.
+    """Krippendorff's alpha per batch (rows = batch numbers), optionally with their mean and SD.
 
-    ``summary``: ``{table, row, columns: {mean, sd}, recomputed_row?, published: {table, column}?}``: the
-    mean and SD (ddof = 1) of the recomputed alphas go to ``recomputed_row``; with ``published``, batches
-    the data lack are filled with their published alphas and the statistics go to ``row``.
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    column : str
+        The column of the per-batch alphas.
+    side : str
+        The side whose judgements are read.
+    units : list of str
+        The columns that make a unit (``[item]``, ``[item, system]``); coders are the participants.
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}
+        The level of measurement.
+    batch : str
+        The column holding the batch number.
+    frame : {'kept', 'tidy'}
+        The judgements read: ``tidy`` (every row, as the authors computed it) or ``kept``.
+    batches : list of int, optional
+        The batches reported (default: every batch in the data).
+    summary : dict, optional
+        ``{table, row, columns: {mean, sd}, recomputed_row?, published: {table, column}?}``: the mean and SD (ddof
+        1) of the recomputed alphas go to ``recomputed_row``; with ``published``, batches the data lack are filled
+        with their published alphas and the statistics go to ``row``.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one alpha per batch, and the summary cells.
     """
     source = data.kept if frame == "kept" else data.tidy
     part = source[source["side"] == side]
@@ -164,14 +216,42 @@ def alpha_by_group_numbers(
     row: str,
     column: str,
     units: list[str],
-    level: str,
+    level: Level,
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """Krippendorff's alpha (coders = participants, units = the ``units`` columns) within each group of
-    ``by``, e.g. per criterion and experiment; cells at the ``row``/``column`` templates over the keys."""
+    """Krippendorff's alpha (coders = participants) within each group of ``by`` (per criterion and
+    experiment, say).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    by : list of str
+        The columns whose values make a group.
+    row, column : str
+        Templates over the ``by`` keys (``{criterion}``).
+    units : list of str
+        The columns that make a unit (``[item]``, ``[item, system]``); coders are the participants.
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}
+        The level of measurement.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, alpha): one per group.
+    """
     rows = data.rows(frame, variant, where)
     out = []
     for keys, part in groups_of(rows, by):
@@ -221,18 +301,131 @@ def kappa_by_group_numbers(
     by: list[str],
     row: str,
     column: str,
-    method: str = "fleiss",
+    method: Literal["fleiss", "cohen"] = "fleiss",
     units: list[str] = ("item",),
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """Fleiss' or Cohen's kappa (:func:`kappa`) within each group of ``by``; cells at the ``row``/``column``
-    templates over the keys."""
+    """Fleiss' or Cohen's kappa (:func:`kappa`, statsmodels and scikit-learn's formulas) within each group of
+    ``by``.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    by : list of str
+        The columns whose values make a group.
+    row, column : str
+        Templates over the ``by`` keys.
+    method : {'fleiss', 'cohen'}
+        Fleiss' kappa (any number of raters per unit) or Cohen's (exactly two raters).
+    units : list of str
+        The columns that make a unit.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, kappa): one per group.
+    """
     rows = data.rows(frame, variant, where)
     out = []
     for keys, part in groups_of(rows, by):
         value = kappa(part.assign(value=pd.to_numeric(part["value"])), list(units), method)
         out.append((render(row, keys, labels), render(column, keys, labels), value))
+    return value_frame(table, out)
+
+
+def percent_agreement(values: pd.DataFrame) -> dict[str, float]:
+    """Percentage agreement of raters over units (``unit``, ``value``): ``pairwise``, the share of agreeing
+    pairs of ratings within a unit, pooled over units with two or more ratings; ``majority``, the share of
+    ratings equal to their unit's most frequent value (a tie: every tied value counts as the majority), over
+    the same units.
+
+    >>> frame = pd.DataFrame({"unit": ["u", "u", "u", "v", "v"], "value": [1, 1, 2, 3, 3]})
+    >>> percent_agreement(frame)
+    {'pairwise': 50.0, 'majority': 80.0, 'units': 2.0}
+    """
+    counts = values.groupby(["unit", "value"], sort=False).size()
+    per_unit = counts.groupby(level="unit").sum()
+    rated = per_unit[per_unit >= 2].index
+    counts = counts[counts.index.get_level_values("unit").isin(rated)]
+    agreeing = (counts * (counts - 1) / 2).groupby(level="unit").sum()
+    n = per_unit.loc[rated]
+    pairs = n * (n - 1) / 2
+    top = counts.groupby(level="unit").transform("max")
+    in_majority = counts[counts == top].groupby(level="unit").sum()
+    return {
+        "pairwise": float(100 * agreeing.sum() / pairs.sum()) if pairs.sum() else float("nan"),
+        "majority": float(100 * in_majority.sum() / n.sum()) if n.sum() else float("nan"),
+        "units": float(len(rated)),
+    }
+
+
+@register("metric", "percent_agreement")
+def percent_agreement_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    units: list[str],
+    row: str,
+    column: str = "{stat}",
+    stats: list[Literal["pairwise", "majority", "units"]] = ("pairwise", "majority"),
+    by: list[str] = (),
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: Frame = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Percentage agreement of the raters over units (:func:`percent_agreement`), per group of ``by``.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    units : list of str
+        The columns that make a unit (``[item, system]``).
+    row, column : str
+        Templates over the ``by`` keys and ``{stat}``.
+    stats : list of {'pairwise', 'majority', 'units'}
+        ``pairwise``: the share (%) of agreeing pairs of ratings within a unit, pooled over units rated twice or
+        more; ``majority``: the share (%) of ratings equal to their unit's most frequent value (a tie: every tied
+        value counts); ``units``: the units counted.
+    by : list of str
+        The columns whose values make a group.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one per group and statistic.
+    """
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in groups_of(rows, by):
+        unit = part.groupby(units, sort=False, dropna=False).ngroup()
+        measures = percent_agreement(
+            pd.DataFrame({"unit": unit.to_numpy(), "value": part["value"].astype(str).to_numpy()})
+        )
+        for stat in stats:
+            fields = {**keys, "stat": stat}
+            out.append((render(row, fields, labels), render(column, fields, labels), measures[stat]))
     return value_frame(table, out)

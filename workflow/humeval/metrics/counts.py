@@ -20,14 +20,25 @@ def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int
 
 
 @register("metric", "counts")
-def count_numbers(data: StudyData, *, table: str, rows: dict, column: str = "n") -> pd.DataFrame:
-    """One count per configured row.
+def count_numbers(data: StudyData, *, table: str, rows: dict[str, dict], column: str = "n") -> pd.DataFrame:
+    """One count per configured row: judgements, exclusions, participants or distinct values.
 
-    Each row spec names a ``frame`` (``tidy``: all judgements after cleaning; ``kept``: after exclusions;
-    ``excluded``: the exclusion log; ``participants``; ``variants``: the exclusion-variant log), optional
-    ``side``, ``exclusion`` (excluded frame only: the exclusion's name in ``exclusions.csv``) and ``where``
-    {column: value} filters, and ``distinct`` columns (default: count rows). Writes rows = the row labels,
-    column ``column``.
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    rows : dict of str to dict
+        Row label -> what it counts: ``frame`` (``tidy``: every judgement; ``kept``: after the exclusions;
+        ``excluded``: the exclusion log; ``participants``; ``variants``: the exclusion-variant log; default
+        ``tidy``), optional ``side``, ``exclusion`` (``excluded`` only: the exclusion's name in
+        ``exclusions.csv``) and ``where`` ``{column: value}`` filters, and ``distinct`` columns (default: rows).
+    column : str
+        The column of every count.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, count): one per row label.
     """
     frames = {
         "tidy": data.tidy,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 STATISTICS = {
@@ -17,6 +19,8 @@ STATISTICS = {
     "min": lambda v: v.min(),
     "max": lambda v: v.max(),
 }
+#: The statistics ``describe`` computes: :data:`STATISTICS`, and ``share`` (of the values in ``share_of``).
+Statistic = Literal["mean", "sd", "median", "n", "sum", "min", "max", "share"]
 #: What an empty group gives with ``complete: true`` (the rest are left empty).
 EMPTY_GROUP = {"n": 0.0, "sum": 0.0, "share": float("nan")}
 
@@ -29,22 +33,46 @@ def describe_numbers(
     by: list[str],
     row: str,
     column: str,
-    stats: list[str] = ("mean", "sd"),
+    stats: list[Statistic] = ("mean", "sd"),
     share_of: list | None = None,
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
     complete: bool = False,
 ) -> pd.DataFrame:
-    """One cell per group of ``by`` and statistic: ``mean``, ``sd`` (sample SD, ddof 1), ``median``, ``n``,
-    ``sum``, ``min``, ``max``, ``share`` (the share of values in ``share_of``, e.g. the top two Likert points, or
-    pairwise +1).
+    """Descriptive statistics of the judgement values per group of ``by``: one cell per group and statistic.
 
-    ``row`` and ``column`` are templates over the ``by`` keys and ``{stat}`` (e.g. row ``{criterion}|{side}``,
-    column ``{system}_{stat}``: Table 1 of a ratings study), keys shown through ``labels``. With
-    ``complete: true`` every combination of ``by`` values the study's judgements hold gets its cells, an empty
-    group ``n`` and ``sum`` 0 (a count of zero is a number, not a missing cell) and its other statistics empty.
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    by : list of str
+        The columns whose values make a group (``[criterion, side, system]``).
+    row, column : str
+        Templates over the ``by`` keys and ``{stat}`` (row ``{criterion}|{side}``, column ``{system}_{stat}``:
+        Table 1 of a ratings study).
+    stats : list of {'mean', 'sd', 'median', 'n', 'sum', 'min', 'max', 'share'}
+        The statistics: ``sd`` is the sample SD (ddof 1); ``share`` the share of values in ``share_of``.
+    share_of : list, optional
+        The values ``share`` counts (the top two Likert points, or pairwise +1).
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+    complete : bool
+        Every combination of ``by`` values the study's judgements hold gets its cells: an empty group ``n`` and
+        ``sum`` 0 (a count of zero is a number, not a missing cell), its other statistics empty.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one per group and statistic.
     """
     unknown = [s for s in stats if s not in STATISTICS and s != "share"]
     if unknown:

@@ -6,11 +6,13 @@ differences of per-bot-pair effects between groups over the authors' seeded sing
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 
@@ -33,21 +35,57 @@ def effect_size_numbers(
     compare: str,
     pairs: list[list[str]],
     row: str,
-    columns: dict,
+    columns: dict[str, str],
     by: list[str] = (),
     confidence: float = 0.95,
     resamples: int = 9999,
-    method: str = "percentile",
+    method: Literal["percentile", "basic", "BCa"] = "percentile",
     seed: int = 0,
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """Cohen's d of each pair ``[a, b]`` of ``compare`` values (e.g. systems) within each group of ``by``,
-    with a bootstrap CI (scipy ``bootstrap``: ``method`` percentile or BCa, ``resamples`` resamples of each
-    set from a generator seeded with ``seed``). ``columns`` maps ``d``, ``low``, ``high`` to column labels;
-    ``row`` is a template over the ``by`` keys, ``{a}`` and ``{b}``."""
+    """Cohen's d (pooled SD) of each pair ``[a, b]`` of ``compare`` values within each group of ``by``, with a
+    bootstrap confidence interval (scipy ``bootstrap``, each set resampled from a generator seeded with ``seed``).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    compare : str
+        The column whose values are compared (``system``).
+    pairs : list of list of str
+        The pairs ``[a, b]``; d > 0 when a's mean is higher.
+    row : str
+        A template over the ``by`` keys, ``{a}`` and ``{b}``.
+    columns : dict of str to str
+        ``d``, ``low``, ``high`` -> their column labels (any subset).
+    by : list of str
+        The columns whose values make a group.
+    confidence : float
+        The confidence level of the interval.
+    resamples : int
+        Bootstrap resamples.
+    method : {'percentile', 'basic', 'BCa'}
+        scipy's interval method.
+    seed : int
+        The seed of the bootstrap generator.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): per group and pair, d and its interval.
+    """
     from scipy import stats
 
     rows = data.rows(frame, variant, where)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import pandas as pd
 
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 METHODS = {
@@ -33,15 +35,45 @@ def item_correlation_numbers(
     row: str,
     by: list[str] = ("criterion",),
     units: list[str] = ("item", "system"),
-    methods: list[str] = ("pearson", "spearman", "kendall"),
+    methods: list[Literal["pearson", "spearman", "kendall"]] = ("pearson", "spearman", "kendall"),
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """Per group of ``by``: the mean value of each unit (``units`` columns) on side ``x`` and on side ``y``,
-    inner-joined on the unit, correlated. Columns ``pearson_r``, ``pearson_p``, ``spearman_rho``,
-    ``spearman_p``, ``kendall_tau``, ``kendall_p`` and ``n`` (joined units)."""
+    """Item-level correlation between two sides: per group of ``by``, the mean value of each unit on side ``x``
+    and on side ``y``, inner-joined on the unit, correlated (scipy ``pearsonr``, ``spearmanr``, ``kendalltau``).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    x, y : str
+        The two sides (experiments) correlated.
+    row : str
+        A template over the ``by`` keys.
+    by : list of str
+        The columns whose values make a group.
+    units : list of str
+        The columns that make a unit (mean of its raters per side).
+    methods : list of {'pearson', 'spearman', 'kendall'}
+        The correlations (Kendall's tau-b).
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): columns ``pearson_r``, ``pearson_p``, ``spearman_rho``, ``spearman_p``,
+        ``kendall_tau``, ``kendall_p`` (those of ``methods``) and ``n`` (joined units).
+    """
     rows = data.rows(frame, variant, where)
     rows = rows.assign(value=pd.to_numeric(rows["value"]))
     out = []

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, value_frame
-from humeval.metrics.tally import pairwise_tally
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics.tally import TALLY_STATS, TallyStat, pairwise_tally
 from humeval.vocabulary import register
 
 
@@ -68,8 +68,27 @@ def relative_preference_numbers(
     score_column: str | None = None,
     per_appearance_suffix: str | None = None,
 ) -> pd.DataFrame:
-    """Numbers of the preference table for one side: relative preference per system (/all
-    comparisons), optionally the raw score and a per-appearance sensitivity row ``<label><suffix>``."""
+    """Relative preference per system for one side (Hosking et al. 2022, Table 1): the share of all
+    comparisons of the system that it won minus the share it lost, in per cent.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    side : str
+        The side whose kept pairwise judgements are counted; rows are the system labels (``systems``).
+    column : str
+        The column of the relative preference.
+    score_column : str, optional
+        A column for the raw score (wins minus losses).
+    per_appearance_suffix : str, optional
+        A sensitivity row ``<label><suffix>`` per system: the preference per appearance of the system.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one row per system label.
+    """
     judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
     if judgements.empty:
         raise HumevalError(f"metric relative_preference: no pairwise judgements on side {side!r}")
@@ -131,13 +150,37 @@ def preference_shares(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
 
 @register("metric", "preference_shares")
 def preference_share_numbers(
-    data: StudyData, *, table: str, side: str, focus: str, columns: dict, row: str = "{system}", frame: str = "kept"
+    data: StudyData,
+    *,
+    table: str,
+    side: str,
+    focus: str,
+    columns: dict[str, str],
+    row: str = "{system}",
+    frame: Frame = "kept",
 ) -> pd.DataFrame:
-    """Preference shares of ``side`` per comparison system into ``table``.
+    """Preference shares of ``side`` per comparison system: of the judgements comparing ``focus`` with a
+    baseline system, the shares preferring ``focus``, calling them equal and preferring the baseline.
 
-    ``columns`` maps outcomes (``focus``, ``equal``, ``baseline``) to column labels (any subset); ``row``
-    is a template with ``{system}`` (the baseline's label); ``frame`` is ``kept`` (after exclusions) or
-    ``tidy`` (all judgements, e.g. to report a variant without an exclusion rule).
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    side : str
+        The side whose pairwise judgements are read.
+    focus : str
+        The system compared with every other (the baselines).
+    columns : dict of str to str
+        Outcome (``focus``, ``equal``, ``baseline``) -> its column label; any subset.
+    row : str
+        The row template over ``{system}`` (the baseline's label).
+    frame : {'kept', 'tidy'}
+        ``kept`` (after the exclusions) or ``tidy`` (every judgement, to report a variant without an exclusion).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one row per baseline, shares in [0, 1].
     """
     source = data.kept if frame == "kept" else data.tidy
     judgements = source[(source["side"] == side) & (source["response_type"] == "pairwise")]
@@ -163,6 +206,20 @@ def position_bias_numbers(
     """Share of the kept pairwise judgements that chose the system shown first (A): a diagnostic of
     position bias (0.5 = none), not an exclusion. Ties count as not choosing A.
 
+    Parameters
+    ----------
+    table : str
+        The table the cell goes to.
+    side : str
+        The side whose kept pairwise judgements are read.
+    row, column : str
+        The cell.
+
+    Returns
+    -------
+    DataFrame
+        One cell (table, row, column, share).
+
     >>> j = pd.DataFrame({"side": "r", "response_type": "pairwise", "value": [1, 1, -1, 0]})
     >>> position_bias_numbers(StudyData(j, j, pd.DataFrame(), pd.DataFrame()), table="t", side="r")["value"].tolist()
     [0.5]
@@ -171,3 +228,66 @@ def position_bias_numbers(
     if judgements.empty:
         raise HumevalError(f"metric position_bias: no pairwise judgements on side {side!r}")
     return value_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])
+
+
+@register("metric", "pairwise_tally")
+def pairwise_tally_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    row: str = "{system}",
+    column: str = "{stat}",
+    stats: list[TallyStat] = TALLY_STATS,
+    by: list[str] = (),
+    majority: bool = False,
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: Frame = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Wins, losses, ties, win % and best-worst scores per system (:func:`humeval.metrics.tally.pairwise_tally`)
+    from the pairwise judgements, per group of ``by`` (criterion, side).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    row, column : str
+        Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
+    stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled'}
+        The statistics: ``win_pct`` = 100 wins / n; ``bws`` = 100 (wins - losses) / n (the best-worst score,
+        -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100).
+    by : list of str
+        The columns whose values make a group.
+    majority : bool
+        Reduce each item's judgements to their majority vote (the sign of their sum) first, one comparison per
+        item; else every judgement counts.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one per group, system and statistic.
+    """
+    unknown = [s for s in stats if s not in TALLY_STATS]
+    if unknown:
+        raise HumevalError(f"metric pairwise_tally: unknown statistic(s) {unknown}; known: {list(TALLY_STATS)}")
+    rows = data.rows(frame, variant, where)
+    rows = rows[rows["response_type"] == "pairwise"]
+    out = []
+    for keys, group in groups_of(rows, by):
+        pairs = majority_vote(group).rename(columns={"vote": "value"}) if majority else group
+        tally = pairwise_tally(pairs)
+        for system, record in tally.iterrows():
+            for stat in stats:
+                fields = {**keys, "system": system, "stat": stat}
+                out.append((render(row, fields, labels), render(column, fields, labels), float(record[stat])))
+    return value_frame(table, out)

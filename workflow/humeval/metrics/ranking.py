@@ -68,11 +68,21 @@ def find_aggregate(config: dict, aggregate_id: str) -> dict:
 
 @register("metric", "rank_table")
 def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.DataFrame:
-    """Rank counts f(s, i) and average ranks per system and side (Table 3 layout).
+    """Rank counts f(s, i) and average ranks per system and side (Shardlow & Nawaz 2019, Table 3 layout).
 
-    Each side: ``{side, avg_column, counts_column?: "rank{rank}_O"}`` computed from the kept rank rows,
-    or ``{aggregate: <id>, avg_column}`` computed from published counts (whose cells the audit shows as
-    published only).
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    sides : list of dict
+        One per side: ``{side, avg_column, counts_column?}`` computed from the kept rank rows
+        (``counts_column`` a template over ``{rank}``, ``"rank{rank}_O"``), or ``{aggregate: <id>, avg_column}``
+        computed from published counts (``published_aggregates``; the audit shows them as published only).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows = system labels; the average rank and the count per rank.
     """
     labels = data.system_labels()
     rows = []
@@ -90,8 +100,25 @@ def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.
 
 
 @register("metric", "sentence_average_ranks")
-def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: list, column: str) -> pd.DataFrame:
-    """Sentence-level average ranks of the listed units, rows ``<unit>|<system label>`` (Table 5)."""
+def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: list[str], column: str) -> pd.DataFrame:
+    """Sentence-level average ranks of the listed units (Shardlow & Nawaz 2019, Table 5).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    side : str
+        The side whose kept rank rows are read.
+    units : list of str
+        The items (sentences) reported.
+    column : str
+        The column of the averages.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<unit>|<system label>``, the mean rank.
+    """
     labels = data.system_labels()
     kept = data.kept[(data.kept["side"] == side) & (data.kept["item"].astype(str).isin([str(u) for u in units]))]
     averages = sentence_average_ranks(kept)

@@ -1,11 +1,15 @@
-"""Significance tests between two groups of judgement values (systems, experiments), with scipy."""
+"""Significance tests with scipy: between two groups of judgement values (systems, experiments), and across k
+groups (ANOVA, Kruskal-Wallis, Levene, Tukey's HSD)."""
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
+import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 
@@ -81,17 +85,49 @@ def significance_numbers(
     by: list[str] = (),
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
     pair_on: list[str] = ("item",),
 ) -> pd.DataFrame:
-    """For each group of ``by`` and each pair ``[a, b]`` of values of the ``compare`` column (e.g. systems),
-    run every test on the two sets of values. A test: ``{test: mann_whitney_u | student_t | welch_t |
-    wilcoxon | chi_square, alternative?: two-sided | greater | less, columns: {statistic: U, p: U_p, df?: df},
-    correction?: holm | bonf | fdr_bh | fdr_by | sidak, corrected_column?: p_holm}``: where each result goes;
-    with ``correction`` the test's p-values over all groups and pairs of the entry are also corrected for
-    multiple comparisons (pingouin) into ``corrected_column``. ``wilcoxon`` pairs the two sets on the
-    ``pair_on`` columns (mean per unit). ``row``: a template over the ``by`` keys, ``{a}`` and ``{b}``."""
+    """Significance tests between two sets of values: for each group of ``by`` and each pair ``[a, b]`` of values
+    of the ``compare`` column (systems, say), every test on the two sets of judgement values.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    compare : str
+        The column whose values are compared (``system``, ``side``).
+    pairs : list of list of str
+        The pairs ``[a, b]`` compared.
+    tests : list of dict
+        ``{test, alternative?, columns, correction?, corrected_column?}``: ``test`` one of ``mann_whitney_u``,
+        ``student_t``, ``welch_t``, ``wilcoxon`` (paired on ``pair_on``, the mean per unit) or ``chi_square``
+        (scipy); ``alternative`` ``two-sided`` (default), ``greater`` (a > b) or ``less``; ``columns``
+        ``{statistic: <column>, p: <column>, df?: <column>}``, where each result goes; ``correction`` one of
+        ``holm``, ``bonf``, ``fdr_bh``, ``fdr_by``, ``sidak``: the test's p-values over every group and pair of
+        the entry corrected for multiple comparisons (pingouin) into ``corrected_column``.
+    row : str
+        A template over the ``by`` keys, ``{a}`` and ``{b}``.
+    by : list of str
+        The columns whose values make a group.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+    pair_on : list of str
+        ``wilcoxon``: the columns the two sets are paired on.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): per group and pair, each test's statistic, p (and df, corrected p).
+    """
     rows = data.rows(frame, variant, where)
     out, p_cells = [], {}
     for keys, part in groups_of(rows, by):
@@ -123,3 +159,112 @@ def paired(part: pd.DataFrame, compare: str, a: str, b: str, pair_on: list[str])
     if len(joined) < 2:
         raise HumevalError(f"metric significance: {a!r} and {b!r} share fewer than 2 units on {pair_on}")
     return joined["a"].to_numpy(), joined["b"].to_numpy()
+
+
+#: The tests across k groups (scipy.stats: ``f_oneway``, ``kruskal``, ``levene``, ``tukey_hsd``).
+KSampleTest = Literal["anova", "kruskal", "levene", "tukey"]
+K_SAMPLE_TESTS = get_args(KSampleTest)
+
+
+def k_sample_tests(samples: dict[str, np.ndarray], tests: list[str]) -> list[tuple[str, str, float]]:
+    """(test, stat, value) of tests across the k groups in ``samples`` (scipy.stats): ``anova`` (one-way,
+    ``f_oneway``: statistic F, df_between, df_within, p), ``kruskal`` (H, p), ``levene`` (W, p; centre median)
+    and ``tukey`` (``tukey_hsd``: per pair ``<a> vs <b>``, the mean difference a - b, p and the 95% interval).
+
+    >>> out = dict(((t, s), v) for t, s, v in k_sample_tests({"a": [1, 2, 3], "b": [2, 3, 4], "c": [6, 7, 8]},
+    ...                                                        ["anova"]))
+    >>> round(out[("anova", "statistic")], 4), out[("anova", "df_between")], out[("anova", "df_within")]
+    (21.0, 2.0, 6.0)
+    """
+    from scipy import stats
+
+    names, arrays = list(samples), [np.asarray(v, dtype=float) for v in samples.values()]
+    if len(arrays) < 2:
+        raise HumevalError(f"tests across groups need two or more groups, got {names}")
+    out = []
+    for test in tests:
+        if test == "anova":
+            result = stats.f_oneway(*arrays)
+            n = sum(a.size for a in arrays)
+            out += [
+                ("anova", "statistic", float(result.statistic)),
+                ("anova", "df_between", float(len(arrays) - 1)),
+                ("anova", "df_within", float(n - len(arrays))),
+                ("anova", "p", float(result.pvalue)),
+            ]
+        elif test in ("kruskal", "levene"):
+            result = stats.kruskal(*arrays) if test == "kruskal" else stats.levene(*arrays)
+            out += [(test, "statistic", float(result.statistic)), (test, "p", float(result.pvalue))]
+        elif test == "tukey":
+            result = stats.tukey_hsd(*arrays)
+            interval = result.confidence_interval(0.95)
+            for i in range(len(arrays)):
+                for j in range(i + 1, len(arrays)):
+                    pair = f"{names[i]} vs {names[j]}"
+                    out += [
+                        (pair, "diff", float(arrays[i].mean() - arrays[j].mean())),
+                        (pair, "p", float(result.pvalue[i, j])),
+                        (pair, "ci_low", float(interval.low[i, j])),
+                        (pair, "ci_high", float(interval.high[i, j])),
+                    ]
+        else:
+            raise HumevalError(f"unknown test {test!r}; known: {list(K_SAMPLE_TESTS)}")
+    return out
+
+
+@register("metric", "k_sample_tests")
+def k_sample_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    tests: list[KSampleTest],
+    group: str = "system",
+    by: list[str] = (),
+    row: str = "{test}",
+    column: str = "{stat}",
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: Frame = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Tests across the k values of ``group`` (the systems, by default) per group of ``by``
+    (:func:`k_sample_tests`).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    tests : list of {'anova', 'kruskal', 'levene', 'tukey'}
+        One-way ANOVA (statistic F, df_between, df_within, p), Kruskal-Wallis H (statistic, p), Levene's W
+        (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff a - b, p, ci_low, ci_high).
+    group : str
+        The column whose values are the k samples.
+    by : list of str
+        The columns whose values make a group (each tested apart).
+    row, column : str
+        Templates over the ``by`` keys, ``{test}`` (the test, or ``<a> vs <b>`` for a Tukey pair) and ``{stat}``.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one per group, test (pair) and statistic.
+    """
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in groups_of(rows, by):
+        samples = {
+            str(name): pd.to_numeric(values["value"]).to_numpy() for name, values in part.groupby(group, sort=False)
+        }
+        for test, stat, value in k_sample_tests(samples, tests):
+            fields = {**keys, "test": test, "stat": stat}
+            out.append((render(row, fields, labels), render(column, fields, labels), value))
+    return value_frame(table, out)

@@ -4,9 +4,13 @@ low-level piece that the pairwise metrics (preference scores, relative preferenc
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 import pandas as pd
 
-TALLY_STATS = ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled")
+#: The statistics of :func:`pairwise_tally`.
+TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled"]
+TALLY_STATS = get_args(TallyStat)
 
 
 def pairwise_tally(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -122,9 +122,41 @@ def effect_size_difference(
 
 @register("metric", "effect_size_diff")
 def effect_size_diff_numbers(
-    data: StudyData, *, table: str, pairs: list, sampler: dict, criteria: dict, n_resamples: int, seed: int
+    data: StudyData,
+    *,
+    table: str,
+    pairs: list[list[str]],
+    sampler: dict,
+    criteria: dict[str, str],
+    n_resamples: int,
+    seed: int,
 ) -> pd.DataFrame:
-    """Rows ``<G1>/<G2>|<task>``: Delta per criterion with ``_lo``/``_hi`` 95% CI columns."""
+    """The difference between two evaluator groups' effect sizes (Finch et al. 2024): per criterion, the mean over
+    bot pairs of |ES_G1 - ES_G2| (Cohen's d for Likert, Cohen's h for pairwise), with a 95% bootstrap interval
+    (BCa for Likert, percentile for pairwise; scipy ``bootstrap``).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    pairs : list of list of str
+        The group pairs ``[G1, G2]``.
+    sampler : dict
+        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
+        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
+    criteria : dict of str to str
+        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+    n_resamples : int
+        Bootstrap resamples.
+    seed : int
+        The seed of the bootstrap generator.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<G1>/<G2>|<task>``, columns the criterion labels with
+        ``_lo``/``_hi`` interval columns.
+    """
     codes = {code: k for k, code in enumerate(data.system_labels())}
     bot_pairs = list(combinations(range(len(codes)), 2))
     present = set(data.kept["side"])
@@ -155,8 +187,25 @@ def effect_size_diff_numbers(
 
 
 @register("metric", "likert_means")
-def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
-    """Rows ``<group>|<bot>``: mean Likert rating per criterion with a 95% t CI (``_lo``/``_hi``)."""
+def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict[str, str]) -> pd.DataFrame:
+    """Mean Likert rating per evaluator group, bot and criterion with a 95% t interval (Finch et al. 2024).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    sampler : dict
+        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
+        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
+    criteria : dict of str to str
+        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<group>|<bot>``, columns the criterion labels with
+        ``_lo``/``_hi`` interval columns.
+    """
     from scipy import stats
 
     single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == "likert"]), sampler)
@@ -171,9 +220,26 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
 
 
 @register("metric", "pairwise_wins")
-def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict) -> pd.DataFrame:
-    """Rows ``<group>|<bot>``: win share and win-or-tie share against all others (ties in the
-    denominator), with a 95% Wilson CI of the win share (``_lo``/``_hi``)."""
+def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict[str, str]) -> pd.DataFrame:
+    """Win share and win-or-tie share of each bot against all others per evaluator group and criterion (ties in
+    the denominator), with a 95% Wilson interval of the win share (Finch et al. 2024).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    sampler : dict
+        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
+        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
+    criteria : dict of str to str
+        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<group>|<bot>``, columns the criterion labels (win share),
+        ``<label>_wintie``, and ``_lo``/``_hi`` interval columns.
+    """
     from scipy import stats
 
     single = singly_annotated(annotation_rows(data.kept[data.kept["category"] == "pairwise"]), sampler)

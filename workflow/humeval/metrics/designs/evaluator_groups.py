@@ -20,7 +20,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
-from humeval.metrics.agreement import krippendorff_alpha
+from humeval.metrics.agreement import Level, krippendorff_alpha
 from humeval.vocabulary import register
 
 ROW_KEY = ["side", "category", "item", "criterion"]
@@ -105,13 +105,39 @@ def group_agreement_numbers(
     *,
     table: str,
     category: str,
-    pairs: list,
-    within: list,
+    pairs: list[list[str]],
+    within: list[str],
     sampler: dict,
-    criteria: dict,
-    level: str = "ordinal",
+    criteria: dict[str, str],
+    level: Level = "ordinal",
 ) -> pd.DataFrame:
-    """Table 3 of one task: between-group alpha for each group pair present, within-group alpha per group."""
+    """Agreement between and within evaluator groups for one task (Finch et al. 2024, Table 3): Krippendorff's
+    alpha between the groups of each pair (one annotation per item and group: the two coders), and within each
+    group (the first two annotations of items annotated twice or more).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    category : str
+        The task: ``likert`` or ``pairwise`` rows of the tidy ``category`` column.
+    pairs : list of list of str
+        The group pairs ``[a, b]``; a pair whose group has no rows is left out.
+    within : list of str
+        The groups whose within-group alpha is reported.
+    sampler : dict
+        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
+        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
+    criteria : dict of str to str
+        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+    level : {'nominal', 'ordinal', 'interval', 'ratio'}
+        The level of measurement.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, alpha): rows ``<a>/<b>`` and ``<group>``, columns the criterion labels.
+    """
     part = data.kept[data.kept["category"] == category]
     rows = annotation_rows(part)
     single = singly_annotated(rows, sampler)
@@ -131,8 +157,22 @@ def group_agreement_numbers(
 
 
 @register("metric", "group_counts")
-def group_count_numbers(data: StudyData, *, table: str, groups: list) -> pd.DataFrame:
-    """Table 2: evaluators, and dialogues (Likert) or pairs (pairwise) with >= 1 and exactly 2 annotations."""
+def group_count_numbers(data: StudyData, *, table: str, groups: list[str]) -> pd.DataFrame:
+    """Evaluators and annotated items per evaluator group (Finch et al. 2024, Table 2).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    groups : list of str
+        The groups (sides), one row each; a group without kept rows is left out.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, count): columns ``evaluators``, ``likert_total`` and ``likert_double``
+        (dialogues with one or more, and exactly two, annotations), ``pairwise_total`` and ``pairwise_double``.
+    """
     out = []
     for group in groups:
         part = data.kept[data.kept["side"] == group]

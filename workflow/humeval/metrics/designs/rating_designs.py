@@ -12,12 +12,13 @@
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, groups_of, render, value_frame
+from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
 from humeval.rounding import round_half_up
 from humeval.vocabulary import register
 
@@ -115,12 +116,35 @@ def icc_by_group_numbers(
     column: str,
     labels: dict | None = None,
     where: dict | None = None,
-    frame: str = "kept",
+    frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """ICC(C,k) and ICC(A,k) (:func:`icc`: pingouin, targets = items, raters = participants) with their
-    p-values within each group of ``by``; ``row``/``column`` are templates over the keys and ``{icc}``
-    (``ICC-C``, ``ICC-A``, ``ICC-C|p``, ``ICC-A|p``). Every rater must rate every item of the group."""
+    """ICC(C,k) and ICC(A,k) (pingouin ``intraclass_corr``: targets = items, raters = participants; McGraw &
+    Wong 1996) with their p-values within each group of ``by``. Every rater must rate every item of a group.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    by : list of str
+        The columns whose values make a group.
+    row, column : str
+        Templates over the ``by`` keys and ``{icc}`` (``ICC-C``, ``ICC-A``, ``ICC-C|p``, ``ICC-A|p``).
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): per group, the two ICCs and their p-values.
+    """
     rows = data.rows(frame, variant, where)
     out = []
     for keys, part in groups_of(rows, by):
@@ -136,17 +160,38 @@ def icc_numbers(
     data: StudyData,
     *,
     table: str,
-    subgroup: str,
-    conditions: list,
-    criteria: list,
+    subgroup: Literal["all", "above", "below", "q1yes", "q1no", "q2yes", "q2no"],
+    conditions: list[str],
+    criteria: list[str],
     side: str = "reproduction",
-    time_split: dict | None = None,
+    time_split: dict[str, Literal["published", "corrected"]] | None = None,
 ) -> pd.DataFrame:
-    """An ICC table of one subgroup: rows ``<ICC-C|ICC-A>|<criterion>`` (+ ``...|p``) and ``n``, columns
-    ``<condition>|<side>``. ``time_split`` maps a condition to ``published`` or ``corrected``.
+    """An ICC table of one participant subgroup (Santhanam & Shaikh 2019 reproduction, Table 1): ICC(C,k) and
+    ICC(A,k) (pingouin) per criterion and condition. Bespoke (beside ``icc_by_group``) because the subgroups are
+    participant metadata with the authors' spreadsheet time split, which a ``where`` filter cannot express.
 
-    Bespoke (beside the generic ``icc_by_group``) because the subgroups are participant metadata with the
-    authors' spreadsheet time split, which a ``where`` filter cannot express."""
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    subgroup : {'all', 'above', 'below', 'q1yes', 'q1no', 'q2yes', 'q2no'}
+        The participants: all, above or below the mean completion time, or by their answer to question 1 or 2.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    criteria : list of str
+        The criteria, one row pair each.
+    side : str
+        The side whose ratings are read.
+    time_split : dict of str to {'published', 'corrected'}, optional
+        Condition -> how ``above``/``below`` split the times: ``published`` (the authors' unanchored spreadsheet
+        range) or ``corrected`` (the mean; default).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<ICC-C|ICC-A>|<criterion>`` (and ``...|p``) and ``n``, columns
+        ``<condition>|<side>``.
+    """
     out = []
     for condition in conditions:
         people = data.participants[(data.participants["side"] == side) & (data.participants["condition"] == condition)]
@@ -185,9 +230,32 @@ def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
 
 @register("metric", "mode_correlation")
 def mode_correlation_numbers(
-    data: StudyData, *, table: str, conditions: list, side: str = "reproduction", mode_sides: dict | None = None
+    data: StudyData,
+    *,
+    table: str,
+    conditions: list[str],
+    side: str = "reproduction",
+    mode_sides: dict[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Table 9: Spearman between the per-item modes of coherence and readability, per condition."""
+    """Spearman's rho between the per-item modes of coherence and readability, per condition (Table 9).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    side : str
+        The side whose ratings are read.
+    mode_sides : dict of str to str, optional
+        ``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``'s (the authors
+        computed one from the original data, say).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``rho`` and ``p``, columns ``<condition>|<side>``.
+    """
     out = []
     for condition in conditions:
         rho, p = _spearman(
@@ -203,13 +271,36 @@ def auto_correlation_numbers(
     data: StudyData,
     *,
     table: str,
-    conditions: list,
-    criteria: list,
+    conditions: list[str],
+    criteria: list[str],
     side: str = "reproduction",
     auto_side: str = "automatic",
-    mode_sides: dict | None = None,
+    mode_sides: dict[str, str] | None = None,
 ) -> pd.DataFrame:
-    """Table 8: Spearman between the per-item mode of the human rating and the automatic score."""
+    """Spearman's rho between the per-item mode of the human rating and the automatic score (Table 8).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    criteria : list of str
+        The criteria, one row pair each.
+    side : str
+        The side whose ratings are read.
+    auto_side : str
+        The side holding the automatic scores (the ``auto_score_workbook`` loader).
+    mode_sides : dict of str to str, optional
+        ``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``'s (the authors
+        computed one from the original data, say).
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<criterion>`` and ``<criterion>|p``, columns
+        ``<condition>|<side>``.
+    """
     out = []
     for condition in conditions:
         for criterion in criteria:
@@ -220,8 +311,27 @@ def auto_correlation_numbers(
 
 
 @register("metric", "original_vs_reproduction")
-def original_vs_reproduction_numbers(data: StudyData, *, table: str, conditions: list, criteria: list) -> pd.DataFrame:
-    """Table 10: Spearman over items between original (INLG) and reproduction per-item means and modes."""
+def original_vs_reproduction_numbers(
+    data: StudyData, *, table: str, conditions: list[str], criteria: list[str]
+) -> pd.DataFrame:
+    """Spearman's rho over items between the original (INLG) and the reproduction per-item means and modes
+    (Table 10).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    criteria : list of str
+        The criteria.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows ``<criterion>|<mean|mode>`` and ``...|p``, columns the
+        conditions.
+    """
     out = []
     for condition in conditions:
         for criterion in criteria:
@@ -273,17 +383,34 @@ def reliability_correlation_numbers(
     data: StudyData,
     *,
     table: str,
-    conditions: list,
+    conditions: list[str],
     points_table: str,
     side: str = "reproduction",
-    duplicate_tags: str | None = None,
+    duplicate_tags: Literal["collapse_last"] | None = None,
 ) -> pd.DataFrame:
-    """Figure 1: Spearman, across participants, between coherence and readability reliability (each
-    participant's leave-one-out Spearman with the mean of the others); the per-participant reliabilities
-    (the scatter's points) go to ``points_table``, and ``n`` (participants with a defined rho) to ``table``.
+    """Spearman's rho, across participants, between coherence and readability reliability (Figure 1): each
+    participant's leave-one-out Spearman with the mean of the others. Every response is kept.
 
-    Every response is kept. ``duplicate_tags: collapse_last`` is the published mode: the authors' tag
-    collapse (:func:`collapse_duplicate_tags`); without it every item counts (the corrected mode)."""
+    Parameters
+    ----------
+    table : str
+        The table of r, p and n per condition.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    points_table : str
+        The table of the per-participant reliabilities (the scatter's points).
+    side : str
+        The side whose ratings are read.
+    duplicate_tags : {'collapse_last'}, optional
+        ``collapse_last`` is the published mode: the authors' notebooks merged columns sharing an export tag, the
+        later one winning (:func:`collapse_duplicate_tags`); without it every item counts (the corrected mode).
+
+    Returns
+    -------
+    DataFrame
+        Cells: rows = conditions with columns ``r``, ``p``, ``n``, ``items_coherence``, ``items_readability``;
+        in ``points_table`` rows ``<condition>|<participant>`` with one column per criterion.
+    """
     if duplicate_tags not in (None, "collapse_last"):
         raise HumevalError(f"metric reliability_correlation: duplicate_tags {duplicate_tags!r} is not collapse_last")
     out, points = [], []
@@ -312,8 +439,23 @@ def reliability_correlation_numbers(
 
 
 @register("metric", "timing")
-def timing_numbers(data: StudyData, *, table: str, conditions: list, side: str = "reproduction") -> pd.DataFrame:
-    """Mean and SD (ddof = 1) of the completion time in minutes per condition."""
+def timing_numbers(data: StudyData, *, table: str, conditions: list[str], side: str = "reproduction") -> pd.DataFrame:
+    """Mean and SD (ddof 1) of the completion time in minutes per condition.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    conditions : list of str
+        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
+    side : str
+        The side whose ratings are read.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): rows = conditions, columns ``mean_minutes`` and ``sd_minutes``.
+    """
     out = []
     for condition in conditions:
         minutes = pd.to_numeric(
@@ -356,8 +498,31 @@ def fre_agreement_numbers(
     auto_side: str = "automatic",
     criterion: str = "readability",
 ) -> pd.DataFrame:
-    """FRE recomputed on context turns + response vs the authors' automatic readability scores: the share
-    equal at 2 decimals, the share within 1 point, Spearman rho, and n items."""
+    """Flesch Reading Ease (textacy) recomputed on the context turns and response against the authors'
+    automatic readability scores.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    condition : str
+        The survey condition whose items are scored.
+    model : str, optional
+        An installed spaCy model to split sentences (the authors used ``en_core_web_sm``). Default: spaCy's blank
+        English with the sentencizer.
+    side : str
+        The side whose ratings are read.
+    auto_side : str
+        The side holding the automatic scores.
+    criterion : str
+        The criterion of the automatic scores.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): row = the condition, columns ``n`` (items), ``exact`` (the share equal
+        at 2 decimals), ``within_1`` (the share within 1 point) and ``spearman``.
+    """
     frame = data.tidy[(data.tidy["side"] == side) & (data.tidy["condition"] == condition)]
     if "context_text" not in frame.columns or "response_text" not in frame.columns:
         raise HumevalError(
