@@ -19,7 +19,7 @@ import pytest
 from helpers import SUMMARY_LINES, skip_or_fail
 
 from humeval.intermediate import kept_judgements, read_csv
-from humeval.metrics import agreement, metrics_study
+from humeval.metrics import StudyData, agreement, metrics_study
 from humeval.metrics.designs import rating_designs as surveys
 
 pytestmark = pytest.mark.e2e
@@ -40,17 +40,16 @@ def study_inputs(full_run, name):
 
     base = full_run / "results" / name
     study = load_study(full_run / "config/studies" / f"{name}.yaml")
-    frames = [
-        read_csv(base / p)
-        for p in (
-            "tidy/judgements.csv",
-            "tidy/participants.csv",
-            "exclusions.csv",
-            "intermediate/published.csv",
-            "exclusions_variants.csv",
-        )
-    ]
-    return study, [kept_judgements(frames[0], frames[2]), *frames]
+    tidy, exclusions = read_csv(base / "tidy/judgements.csv"), read_csv(base / "exclusions.csv")
+    return StudyData(
+        kept=kept_judgements(tidy, exclusions),
+        tidy=tidy,
+        participants=read_csv(base / "tidy/participants.csv"),
+        exclusions=exclusions,
+        published=read_csv(base / "intermediate/published.csv"),
+        config=study,
+        variant_exclusions=read_csv(base / "exclusions_variants.csv"),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +73,7 @@ def santhanam_calls(full_run):
     mp.setattr(surveys, "icc", spy_icc)
     mp.setattr(surveys, "_spearman", spy_spearman)
     try:
-        study, frames = study_inputs(full_run, "santhanam-2019-dialogue-design")
-        metrics_study(study, *frames)
+        metrics_study(study_inputs(full_run, "santhanam-2019-dialogue-design"))
     finally:
         mp.undo()
     return iccs, spearmans
@@ -194,8 +192,7 @@ def test_krippendorff_alphas_equal_the_textbook_definition(full_run, name):
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(agreement, "krippendorff_alpha", spy)
-        study, frames = study_inputs(full_run, name)
-        metrics_study(study, *frames)
+        metrics_study(study_inputs(full_run, name))
     diffs = [abs(textbook_alpha(data, level) - ours) for data, level, ours in calls]
     SUMMARY_LINES.append(
         f"{name}: {len(calls)} Krippendorff alphas compared with the textbook formula, largest difference "

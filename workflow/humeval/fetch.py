@@ -341,7 +341,7 @@ def fetch_study(files: list[dict], folder: str | os.PathLike, *, mirror: list[Pa
 def verify_fetched(folder: str | os.PathLike, files: list[dict], *, study: str) -> None:
     """Re-verify the study's fetched raw files where they are read: each is hashed again and refused unless it
     still has its pinned sha256 (or git blob id), so a file changed after fetching is never used, whatever its
-    size and modification time say. Hashing all six studies' raw files (12 MB) took 0.04 s here."""
+    size and modification time say. Hashing all six studies' raw files (12 MB) takes 0.04 s."""
     for entry in files:
         path = Path(folder, entry["filename"])
         if not path.is_file():

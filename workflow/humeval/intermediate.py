@@ -118,6 +118,6 @@ def read_csv(path: str | Path, columns: list[str] | None = None) -> pd.DataFrame
 def kept_judgements(tidy: pd.DataFrame, exclusions: pd.DataFrame) -> pd.DataFrame:
     """The judgements the exclusions kept: the tidy rows whose ``judgement_id`` the exclusion log (one row per
     dropped judgement, ``exclusions.csv``) does not hold, in tidy order. Derived where it is read rather than
-    written by the exclude stage: at a million judgements the kept table was a 95 MB CSV, 1.8 s to write and
+    written by the exclude stage: at a million judgements a kept table would be a 95 MB CSV, 1.8 s to write and
     0.8 s to read per stage, on the critical path."""
     return tidy[~tidy["judgement_id"].isin(exclusions["judgement_id"])].reset_index(drop=True)

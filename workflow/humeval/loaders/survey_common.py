@@ -99,7 +99,7 @@ def tidy_from_wide(
 ) -> pd.DataFrame:
     """Tidy rows from a participants x item-columns frame of numbers (columns in ``layout`` order)."""
     people, columns = ratings.shape
-    # column-major, as DataFrame.melt orders it (melt concatenates the hundreds of columns one by one: 10x slower)
+    # column-major, as DataFrame.melt orders it (melt concatenates the hundreds of columns one by one, 10 times slower)
     long = pd.DataFrame(
         {
             "participant": np.tile(participants.to_numpy(), columns),

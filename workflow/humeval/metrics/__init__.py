@@ -128,10 +128,11 @@ def render(template: str, keys: dict, labels: dict | None = None) -> str:
     return template.format(**{k: labels.get(k, {}).get(str(v), v) for k, v in keys.items()})
 
 
-def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
-    """Run every metric entry of the study config and concatenate their values."""
+def metrics_study(data: StudyData) -> pd.DataFrame:
+    """The study's metric values (table, row, column, value): every ``metrics`` entry of ``data.config`` run on
+    ``data`` and concatenated; two entries writing the same cell is an error."""
     frames = []
-    for entry in entries:
+    for entry in data.config.get("metrics", []):
         params = {k: v for k, v in entry.items() if k not in ("metric", "description")}
         frames.append(function("metric", entry["metric"])(data, **params))
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
@@ -140,19 +141,3 @@ def compute_metrics(data: StudyData, entries: list[dict]) -> pd.DataFrame:
         first = out[duplicated].iloc[0]
         raise HumevalError(f"two metrics write the same cell {first['table']}/{first['row']}/{first['column']}")
     return out
-
-
-def metrics_study(study: dict, kept, tidy, participants, exclusions, published, variants) -> pd.DataFrame:
-    """The study's metric values (table, row, column, value); ``published`` is the parsed published
-    numbers, which a metric may use as inputs where the data lack a part (e.g. unpublished batches);
-    ``variants`` the exclusion-variant log (sensitivity analyses a metric may name)."""
-    data = StudyData(
-        kept=kept,
-        tidy=tidy,
-        participants=participants,
-        exclusions=exclusions,
-        published=published,
-        config=study,
-        variant_exclusions=variants,
-    )
-    return compute_metrics(data, study.get("metrics", []))

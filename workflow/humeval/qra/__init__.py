@@ -48,7 +48,7 @@ LABEL_COLUMNS = ["judgement_id", "side", "criterion", "response_type", "item", "
 def labels_items(study: dict) -> bool:
     """Whether a QRA3 criterion of the study labels items from the kept judgements (``item_labels``, Type III);
     nothing else in QRA reads judgements, so the qra job reads the tidy table only then (at 10^7 judgements
-    that read was 13 of the job's 14 s)."""
+    reading it is 13 of the job's 14 s)."""
     return any("item_labels" in c for entry in study.get("qra3", []) for c in entry["criteria"])
 
 
