@@ -268,3 +268,30 @@ def test_cv_star_pairwise_intervals_name_their_columns_by_system_at_load(tmp_pat
         load_study(yao_variant(tmp_path, pairwise_intervals(["{system} low", "{system} high"])))
     with pytest.raises(HumevalError, match=r"key qra\.\d+\.ci_columns: 'low' must name each system's column"):
         load_study(yao_variant(tmp_path, pairwise_intervals(["low", "{system} high"])))
+
+
+def test_yaml_reads_on_off_yes_and_no_as_text_so_a_bare_on_key_is_the_key_on(tmp_path):
+    """YAML 1.2 booleans: ``join: {on: item}`` holds the key 'on' (YAML 1.1 made it True, which passed -n and then
+    failed at run time with KeyError 'on')."""
+    from humeval.studyfile import read_yaml
+
+    path = tmp_path / "s.yaml"
+    path.write_text("join: {role: key, on: item_id, columns: [model]}\nflags: [yes, no, on, off, true, False]\n")
+    assert read_yaml(path) == {
+        "join": {"role": "key", "on": "item_id", "columns": ["model"]},
+        "flags": ["yes", "no", "on", "off", True, False],
+    }
+
+
+def test_every_published_cell_that_names_no_table_cell_is_listed_in_one_line(tmp_path):
+    def rename(study):
+        study["published"][0]["cells"]["Latent BoW"] = study["published"][0]["cells"].pop("Latent BoW", {}) | {
+            "relative preferance": "1"
+        }
+        study["published"][0]["cells"]["Nonesuch"] = {"a": "1", "b": "2"}
+
+    with pytest.raises(HumevalError) as caught:
+        load_study(write_variant(tmp_path, rename))
+    message = str(caught.value)
+    assert "\n" not in message and message.count("published.0.cells.") == 3, message
+    assert "(and 2 more cell(s): published.0.cells.Nonesuch.a, published.0.cells.Nonesuch.b)" in message

@@ -47,8 +47,8 @@ def test_a_registered_function_documents_each_parameter_what_it_writes_and_an_ex
 def test_allowed_values_and_named_constants_are_shown_by_value():
     tally = {p.name: p for p in vocabulary.entries("metric")["pairwise_tally"].parameters}
     assert tally["stats"].default == "TALLY_STATS"
-    assert tally["stats"].value == "('wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled')"
-    assert tally["stats"].allowed == ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled")
+    assert tally["stats"].value == "('wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score')"
+    assert tally["stats"].allowed == ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score")
     assert tally["frame"].allowed == ("kept", "tidy")
     assert "`wins`, `losses`, `ties`" in entry_docs("metric", "pairwise_tally")
 

@@ -53,6 +53,7 @@ def test_fetch_missing_everywhere_names_url_and_mirror(tmp_path, monkeypatch):
 
 
 def test_resolve_mirror_prefers_config_over_environment(monkeypatch, tmp_path):
+    (tmp_path / "cfg").mkdir(), (tmp_path / "env").mkdir()
     monkeypatch.setenv("HUMEVAL_RAW_MIRROR", str(tmp_path / "env"))
     assert resolve_mirror(str(tmp_path / "cfg")) == [(tmp_path / "cfg").resolve()]
     assert resolve_mirror(None) == [(tmp_path / "env").resolve()]
@@ -60,8 +61,17 @@ def test_resolve_mirror_prefers_config_over_environment(monkeypatch, tmp_path):
     assert resolve_mirror(None) == []
 
 
+def test_a_config_mirror_text_is_split_like_the_variable_and_a_missing_folder_is_one_line(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    assert resolve_mirror(f"{a}{os.pathsep}{b}") == [a.resolve(), b.resolve()]  # --config raw_mirror=A:B
+    with pytest.raises(HumevalError, match=r"config raw_mirror: the mirror folder .*/typo does not exist"):
+        resolve_mirror(f"{a}{os.pathsep}{tmp_path / 'typo'}")
+
+
 def test_several_mirrors_are_searched_in_order(monkeypatch, tmp_path):
     mine, shared = tmp_path / "mine", tmp_path / "shared"
+    mine.mkdir(), shared.mkdir()
     monkeypatch.setenv("HUMEVAL_RAW_MIRROR", f"{mine}{os.pathsep}{shared}")
     assert resolve_mirror(None) == [mine.resolve(), shared.resolve()]
     data = b"only in the second mirror\n"

@@ -237,3 +237,105 @@ def test_item_level_cv_star_between_experiments_summarised_per_system():
     assert cv_star([4, 3]) == pytest.approx(i1)
     assert cell(out, "A", "n") == 2 and cell(out, "A", "mean") == pytest.approx(i1 / 2)
     assert cell(out, "A", "median") == pytest.approx(i1 / 2) and cell(out, "A", "sd") == pytest.approx(i1 / 2**0.5)
+
+
+def test_a_column_typo_is_one_line_naming_the_key_before_the_metric_runs():
+    from dataclasses import replace
+
+    from humeval.errors import HumevalError
+    from humeval.metrics import metrics_study
+
+    entry = {"metric": "percent_agreement", "table": "t", "units": ["itme", "system"], "row": "all"}
+    with pytest.raises(
+        HumevalError, match=r"^key metrics\.0\.units: no column 'itme' in the judgements; did you mean 'item'\?"
+    ):
+        metrics_study(replace(RATINGS, config={"metrics": [entry]}))
+    entry = {"metric": "k_sample_tests", "table": "t", "tests": ["anova"], "group": "sytem"}
+    with pytest.raises(HumevalError, match=r"^key metrics\.0\.group: no column 'sytem'.*did you mean 'system'\?"):
+        metrics_study(replace(RATINGS, config={"metrics": [entry]}))
+    entry = {
+        "metric": "describe",
+        "table": "t",
+        "by": ["system"],
+        "row": "{system}",
+        "column": "{stat}",
+        "where": {"side": "R9"},
+    }
+    with pytest.raises(HumevalError, match=r"^key metrics\.0 \(describe\): where side: \['R9'\] matches no judgement"):
+        metrics_study(replace(RATINGS, config={"metrics": [entry]}))
+
+
+def test_a_missing_column_of_a_tabular_export_shows_its_close_matches_not_every_header(tmp_path):
+    from humeval.errors import HumevalError
+    from humeval.loaders.tabular import load
+
+    headers = [f"q{k}" for k in range(270)] + ["rater", "item_id"]
+    path = tmp_path / "wide.csv"
+    path.write_text(",".join(headers) + "\n" + ",".join(["1"] * len(headers)) + "\n")
+    with pytest.raises(HumevalError) as caught:
+        load(
+            {"ratings": str(path)},
+            "s",
+            "O",
+            participant="rater",
+            item=["itemid"],
+            criteria={"q": "q1"},
+            system={"value": "A"},
+        )
+    assert "item: no column 'itemid' (close matches: ['item_id']; 272 columns)" in str(caught.value)
+    assert "q200" not in str(caught.value)
+
+
+def test_pairwise_tally_raw_score_and_shares_as_proportions():
+    from humeval.metrics.pairwise import pairwise_tally_numbers
+
+    out = pairwise_tally_numbers(PAIRS, table="t", stats=["score", "win_pct", "bws"], scale="proportion")
+    # A: 3 wins, 2 losses, 1 tie (as above): score 1, win share 0.5, best-worst (3 - 2) / 6
+    assert cell(out, "A", "score") == 1 and cell(out, "A", "win_pct") == pytest.approx(0.5)
+    assert cell(out, "A", "bws") == pytest.approx(1 / 6)
+
+
+def test_tukey_pairs_in_the_printed_order_equal_statsmodels_pairwise_tukeyhsd():
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
+    from humeval.metrics.significance import k_sample_numbers
+
+    values = {"zeta": [5, 6, 7, 6], "alpha": [3, 4, 4, 5], "mid": [4, 5, 5, 6]}  # first-appearance order: zeta first
+    rows = [("O", f"p{k}", f"i{k}", s, "q", v) for s, vs in values.items() for k, v in enumerate(vs)]
+    printed = k_sample_numbers(data(rows), table="t", tests=["tukey"], order="printed")
+    reference = pairwise_tukeyhsd([v for vs in values.values() for v in vs], [s for s in values for _ in range(4)])
+    table = reference.summary().data[1:]  # group1, group2, meandiff, p-adj, lower, upper, reject
+    assert len(table) == 3
+    for group1, group2, diff, p, low, high, _ in table:
+        pair = f"{group1} vs {group2}"
+        assert cell(printed, pair, "diff") == pytest.approx(diff, abs=1e-4)
+        assert cell(printed, pair, "p") == pytest.approx(p, abs=1e-4)
+        assert (cell(printed, pair, "ci_low"), cell(printed, pair, "ci_high")) == pytest.approx((low, high), abs=1e-3)
+    first = k_sample_numbers(data(rows), table="t", tests=["tukey"])  # the documented default: a - b, first order
+    assert cell(first, "zeta vs alpha", "diff") == pytest.approx(2.0)
+    listed = k_sample_numbers(data(rows), table="t", tests=["tukey"], order=["mid", "zeta", "alpha"])
+    assert cell(listed, "mid vs zeta", "diff") == pytest.approx(-1.0)
+
+
+def test_percent_agreement_strict_majority_restricted_answers_and_proportions():
+    from humeval.metrics.agreement import percent_agreement_numbers
+
+    rows = [
+        ("O", p, i, "A", "q", v)
+        for i, p, v in [("i1", "p1", 1), ("i1", "p2", 1), ("i1", "p3", 0), ("i2", "p1", 0), ("i2", "p2", 0)]
+        + [("i3", "p1", 1), ("i3", "p2", -1)]
+    ]
+    every = percent_agreement_numbers(data(rows), table="t", units=["item"], row="all", stats=["pairwise", "majority"])
+    # pairs: i1 1 of 3, i2 1 of 1, i3 0 of 1 -> 2 / 5; majority: i1 2, i2 2, i3 both tied -> 6 of 7
+    assert cell(every, "all", "pairwise") == pytest.approx(40.0) and cell(every, "all", "majority") == pytest.approx(
+        600 / 7
+    )
+    strict = percent_agreement_numbers(data(rows), table="t", units=["item"], row="all", ties="none")
+    assert cell(strict, "all", "majority") == pytest.approx(400 / 7)  # i3 has no majority
+    no_ties = percent_agreement_numbers(
+        data(rows), table="t", units=["item"], row="all", agree_on=[1, -1], scale="proportion"
+    )
+    # 0 (no preference) never agrees: pairs i1 1 of 3, i2 0 of 1, i3 0 -> 1 / 5; majority i1 2, i3 2 (tied) -> 4 / 7
+    assert cell(no_ties, "all", "pairwise") == pytest.approx(0.2) and cell(no_ties, "all", "majority") == pytest.approx(
+        4 / 7
+    )

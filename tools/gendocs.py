@@ -130,7 +130,8 @@ def metrics_markdown(configs: dict[str, dict]) -> str:
         + section(
             "Metrics (`metrics` entries)",
             "An entry is `{metric: <name>, table: <id>, description?, ...parameters}`; it writes cells (table, row,\n"
-            "column, value) into its table.",
+            "column, value) into its table. A parameter of type `Column` names a column of the tidy judgements\n"
+            "(`Columns`: a list of them); each is checked before the metric runs.",
             "metric",
             configs,
         )

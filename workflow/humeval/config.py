@@ -214,21 +214,37 @@ def check_cells(study: dict, fail) -> None:
 
     tables = {t["id"]: t for t in study["tables"]}
 
-    def check(table: str, row: str, column: str, path: str) -> None:
+    def problem(table: str, row: str, column: str, path: str) -> str | None:
         if table not in tables:
-            fail(f"key {path}: table {table!r} is not declared ({sorted(tables)})")
+            return f"key {path}: table {table!r} is not declared ({sorted(tables)})"
         spec = tables[table]
         for what, label, allowed in (("column", column, spec["columns"]), ("row", row, spec.get("rows"))):
             if allowed is not None and str(label) not in [str(a) for a in allowed]:
                 close = difflib.get_close_matches(str(label), [str(a) for a in allowed], n=1, cutoff=0.6)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
-                fail(f"key {path}: {what} {label!r} is not in table {table!r}{hint}")
+                return f"key {path}: {what} {label!r} is not in table {table!r}{hint}"
+        return None
 
+    def check(table: str, row: str, column: str, path: str) -> None:
+        message = problem(table, row, column, path)
+        if message:
+            fail(message)
+
+    # every published cell that names no declared cell, in one line (a renamed row can make a hundred of them)
+    unknown = [
+        (path, message)
+        for k, block in enumerate(study.get("published", []))
+        for row, columns in block["cells"].items()
+        for column in columns
+        if (message := problem(block["table"], str(row), str(column), path := f"published.{k}.cells.{row}.{column}"))
+    ]
+    if unknown:
+        rest = [path for path, _ in unknown[1:]]
+        fail(unknown[0][1] + (f" (and {len(rest)} more cell(s): {', '.join(rest)})" if rest else ""))
     for k, block in enumerate(study.get("published", [])):
         for row, columns in block["cells"].items():
             for column, cell in columns.items():
                 path = f"published.{k}.cells.{row}.{column}"
-                check(block["table"], str(row), str(column), path)
                 printed = cell.get("value") if isinstance(cell, dict) else cell
                 number = PRINTED_NUMBER.match(str(printed))
                 if number and not math.isfinite(float(number.group(1))):

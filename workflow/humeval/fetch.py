@@ -112,18 +112,29 @@ def in_mirror(folder: Path, url: str) -> Path | None:
     return candidate if candidate.is_relative_to(root) and candidate.is_file() else None
 
 
-def resolve_mirror(configured: str | list[str] | None) -> list[Path]:
-    """The mirror folders, searched in order: the ``raw_mirror`` config value (one folder or a list), else
-    ``$HUMEVAL_RAW_MIRROR`` (one folder or several joined with the path separator, ``:`` on POSIX), else none.
+def mirror_folders(configured: str | list[str] | None) -> list[Path]:
+    """The mirror folders, searched in order: the ``raw_mirror`` config value (a list, or one text), else
+    ``$HUMEVAL_RAW_MIRROR``, else none; a text may join several folders with the path separator (``:`` on POSIX).
 
-    >>> [p.name for p in resolve_mirror(["/a/mine", "/b/shared"])]
-    ['mine', 'shared']
+    >>> [p.name for p in mirror_folders(["/a/mine", "/b/shared"])], [p.name for p in mirror_folders("/a/x:/b/y")]
+    (['mine', 'shared'], ['x', 'y'])
     """
-    if configured:
-        values = configured if isinstance(configured, list) else [configured]
-    else:
-        values = [v for v in os.environ.get(MIRROR_ENV, "").split(os.pathsep) if v]
-    return [Path(v).expanduser().resolve() for v in values]
+    values = configured or os.environ.get(MIRROR_ENV, "")
+    values = values if isinstance(values, list) else values.split(os.pathsep)
+    return [Path(v).expanduser().resolve() for v in values if v]
+
+
+def resolve_mirror(configured: str | list[str] | None) -> list[Path]:
+    """:func:`mirror_folders`, each of which must be a folder: one that is not is a :class:`HumevalError` naming
+    it (a typo would otherwise send every file to the network)."""
+    folders = mirror_folders(configured)
+    for folder in folders:
+        if not folder.is_dir():
+            source = "config raw_mirror" if configured else f"${MIRROR_ENV}"
+            raise HumevalError(
+                f"{source}: the mirror folder {folder} does not exist (several folders are joined with {os.pathsep!r})"
+            )
+    return folders
 
 
 BASE_URL_ENV = "HUMEVAL_RAW_BASE_URL"

@@ -9,6 +9,7 @@ errors and the QRA3 table layout, so every job can read its study cheaply.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlparse
 
@@ -49,7 +50,8 @@ def expanded_measures(root) -> tuple[int, int]:
 class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
     """YAML's safe loader (libyaml's parser where PyYAML has it) that refuses a key given twice in one mapping
     (the last would silently win) and a file whose aliases (``*name``) expand it past :data:`MAX_EXPANDED_NODES`
-    (an alias bomb: small on disk, it exhausts memory once anything walks it)."""
+    (an alias bomb: small on disk, it exhausts memory once anything walks it), and reads booleans as YAML 1.2 does
+    (only ``true`` and ``false``: ``on``, ``off``, ``yes`` and ``no`` are text)."""
 
     def get_single_data(self):
         node = self.get_single_node()
@@ -85,6 +87,14 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
         return super().construct_mapping(node, deep)
 
 
+BOOL_TAG = "tag:yaml.org,2002:bool"
+# YAML 1.2 booleans: only true and false. YAML 1.1 (PyYAML's default) also reads on/off/yes/no as booleans, so
+# `join: {on: item}` would hold the key True and pass validation, to fail at run time.
+StrictLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+StrictLoader.add_implicit_resolver(BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
 SafeLoader = StrictLoader
 
 

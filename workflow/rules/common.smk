@@ -11,6 +11,7 @@ try:
     from humeval.config import load_study, validate_against
     from humeval.studyfile import raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
+    from humeval.fetch import resolve_mirror
     from humeval.stages import stage_sources
 except ImportError as exc:
     raise WorkflowError(
@@ -67,6 +68,11 @@ def check_writable(folder):
 
 for folder in ("results", RAW_DIR):
     check_writable(folder)
+# The raw mirror folders (config raw_mirror, else $HUMEVAL_RAW_MIRROR): one that does not exist is one line here.
+try:
+    resolve_mirror(config.get("raw_mirror"))
+except HumevalError as exc:
+    raise WorkflowError(f"invalid configuration: {exc}") from None
 # PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
 FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
 

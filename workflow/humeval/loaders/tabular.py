@@ -51,12 +51,29 @@ from humeval.vocabulary import register
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
 
+def columns_hint(columns: list[str], wanted: str) -> str:
+    """The export's columns as an error shows them: the close matches of ``wanted`` and how many there are, not a
+    line of hundreds of headers.
+
+    >>> columns_hint(["item_id", "rater", "score"], "itemid")
+    "close matches: ['item_id']; 3 columns"
+    """
+    import difflib
+
+    columns = [str(c) for c in columns if c != "_row"]  # the loader's row number, not the export's
+    close = difflib.get_close_matches(str(wanted), columns, n=3, cutoff=0.6)
+    shown = f"close matches: {close}" if close else f"first columns: {columns[:8]}"
+    return f"{shown}; {len(columns)} columns"
+
+
 def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> str:
     """The header a spec names: ``name`` or ``{column: name}`` exactly, or ``{pattern: regex}`` matching one."""
     spec = {"column": spec} if isinstance(spec, str) else spec
     if "column" in spec:
         if spec["column"] not in columns:
-            raise HumevalError(f"{what}: no column {spec['column']!r} (columns: {columns})", file=path)
+            raise HumevalError(
+                f"{what}: no column {spec['column']!r} ({columns_hint(columns, spec['column'])})", file=path
+            )
         return spec["column"]
     pattern = config_pattern(spec["pattern"], ignore_case=True)
     hits = [c for c in columns if pattern.search(c)]
@@ -327,7 +344,10 @@ def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=
         matched = [(c, pattern.search(c)) for c in columns]
         matched = [(c, m) for c, m in matched if m]
         if not matched:
-            raise HumevalError(f"no header matches columns pattern {pattern.pattern!r} (columns: {columns})", file=path)
+            raise HumevalError(
+                f"no header matches columns pattern {pattern.pattern!r} (first columns: {columns[:8]}; {len(columns)} columns)",
+                file=path,
+            )
         for column, match in matched:
             groups = {k: v for k, v in match.groupdict().items() if v is not None}
             slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
@@ -361,7 +381,9 @@ def key_table(inputs: dict, join: dict) -> pd.DataFrame:
     wanted = [*on.values(), *join.get("columns", [])]
     missing = [c for c in wanted if c not in key.columns]
     if missing:
-        raise HumevalError(f"join: key file lacks column(s) {missing} (columns: {list(key.columns)})", file=path)
+        raise HumevalError(
+            f"join: key file lacks column(s) {missing} ({columns_hint(list(key.columns), missing[0])})", file=path
+        )
     key = key[wanted]
     twice = key.duplicated(list(on.values()))
     if twice.any():
@@ -376,7 +398,9 @@ def joined_with_key(raw: pd.DataFrame, key: pd.DataFrame, join: dict, path: str)
     on = list(join["on"]) if isinstance(join["on"], dict) else [join["on"]]
     missing = [c for c in on if c not in raw.columns]
     if missing:
-        raise HumevalError(f"join: no column(s) {missing} to join on (columns: {list(raw.columns)})", file=path)
+        raise HumevalError(
+            f"join: no column(s) {missing} to join on ({columns_hint(list(raw.columns), missing[0])})", file=path
+        )
     clash = [c for c in join.get("columns", []) if c in raw.columns]
     if clash:
         raise HumevalError(f"join: column(s) {clash} are in the export already", file=path)

@@ -23,6 +23,13 @@ log = logging.getLogger(__name__)
 
 #: The judgements a metric reads: ``kept`` (after the exclusions) or ``tidy`` (every row).
 Frame = Literal["kept", "tidy"]
+#: A parameter naming a column of the judgements, or several: :func:`metrics_study` checks that each names one
+#: before the metric runs, so a typo is one line naming the key (with a close match), not a failure inside it.
+Column = str
+Columns = list[str]
+#: How a share is written: in per cent (as a metric computes it) or as a proportion; :data:`SCALES` the factors.
+Scale = Literal["percent", "proportion"]
+SCALES = {"percent": 1.0, "proportion": 0.01}
 
 
 @dataclass
@@ -128,13 +135,37 @@ def render(template: str, keys: dict, labels: dict | None = None) -> str:
     return template.format(**{k: labels.get(k, {}).get(str(v), v) for k, v in keys.items()})
 
 
+def check_columns(entry, params: dict, columns: list[str], key_path: str) -> None:
+    """Every value of a :data:`Column` or :data:`Columns` parameter names a column of the judgements, else one line
+    naming the key, the value and a close match."""
+    import difflib
+
+    for parameter in entry.parameters:
+        if parameter.name in params and parameter.annotation.split(" | ")[0] in ("Column", "Columns"):
+            given = params[parameter.name]
+            for value in given if isinstance(given, list) else [given]:
+                if value not in columns:
+                    close = difflib.get_close_matches(str(value), columns, n=1, cutoff=0.6)
+                    hint = f"did you mean {close[0]!r}? " if close else ""
+                    raise HumevalError(
+                        f"key {key_path}.{parameter.name}: no column {value!r} in the judgements; {hint}"
+                        f"({len(columns)} columns: {', '.join(columns[:12])}{', ...' if len(columns) > 12 else ''})"
+                    )
+
+
 def metrics_study(data: StudyData) -> pd.DataFrame:
     """The study's metric values (table, row, column, value): every ``metrics`` entry of ``data.config`` run on
     ``data`` and concatenated; two entries writing the same cell is an error."""
+    from humeval.vocabulary import entries
+
     frames = []
-    for entry in data.config.get("metrics", []):
-        params = {k: v for k, v in entry.items() if k not in ("metric", "description")}
-        frames.append(function("metric", entry["metric"])(data, **params))
+    for k, entry in enumerate(data.config.get("metrics", [])):
+        name, params = entry["metric"], {key: v for key, v in entry.items() if key not in ("metric", "description")}
+        check_columns(entries("metric")[name], params, list(data.tidy.columns), f"metrics.{k}")
+        try:
+            frames.append(function("metric", name)(data, **params))
+        except HumevalError as exc:  # the entry it comes from, whatever the metric knew of its config
+            raise HumevalError(f"key metrics.{k} ({name}): {exc}") from None
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
     duplicated = out.duplicated(["table", "row", "column"])
     if duplicated.any():

@@ -9,7 +9,18 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import (
+    SCALES,
+    Column,
+    Columns,
+    Frame,
+    Scale,
+    StudyData,
+    filter_where,
+    groups_of,
+    render,
+    value_frame,
+)
 from humeval.vocabulary import register
 
 #: The levels of measurement Krippendorff's alpha knows (the ``krippendorff`` package's ``level_of_measurement``).
@@ -84,7 +95,7 @@ def krippendorff_alpha_numbers(
     row: str,
     column: str,
     side: str,
-    units: list[str],
+    units: Columns,
     level: Level,
     assert_equal_to: Level | None = None,
     where: dict | None = None,
@@ -140,9 +151,9 @@ def batch_alpha_numbers(
     table: str,
     column: str,
     side: str,
-    units: list[str],
+    units: Columns,
     level: Level,
-    batch: str = "batch",
+    batch: Column = "batch",
     frame: Frame = "tidy",
     batches: list[int] | None = None,
     summary: dict | None = None,
@@ -211,10 +222,10 @@ def alpha_by_group_numbers(
     data: StudyData,
     *,
     table: str,
-    by: list[str],
+    by: Columns,
     row: str,
     column: str,
-    units: list[str],
+    units: Columns,
     level: Level,
     labels: dict | None = None,
     where: dict | None = None,
@@ -297,11 +308,11 @@ def kappa_by_group_numbers(
     data: StudyData,
     *,
     table: str,
-    by: list[str],
+    by: Columns,
     row: str,
     column: str,
     method: Literal["fleiss", "cohen"] = "fleiss",
-    units: list[str] = ("item",),
+    units: Columns = ("item",),
     labels: dict | None = None,
     where: dict | None = None,
     frame: Frame = "kept",
@@ -345,25 +356,34 @@ def kappa_by_group_numbers(
     return value_frame(table, out)
 
 
-def percent_agreement(values: pd.DataFrame) -> dict[str, float]:
-    """Percentage agreement of raters over units (``unit``, ``value``): ``pairwise``, the share of agreeing
-    pairs of ratings within a unit, pooled over units with two or more ratings; ``majority``, the share of
-    ratings equal to their unit's most frequent value (a tie: every tied value counts as the majority), over
-    the same units.
+def percent_agreement(values: pd.DataFrame, *, ties: str = "all") -> dict[str, float]:
+    """Percentage agreement of raters over units (``unit``, ``value``, and optionally ``can_agree``, False for a
+    value that never agrees, such as a "no preference" answer): ``pairwise``, the share of agreeing pairs of
+    ratings within a unit, pooled over units with two or more ratings; ``majority``, the share of ratings equal
+    to their unit's most frequent value, over the same units. A tie for the most frequent value: with ``ties``
+    ``all`` every tied value is the majority; with ``none`` the unit has no majority (a strict majority).
 
-    >>> frame = pd.DataFrame({"unit": ["u", "u", "u", "v", "v"], "value": [1, 1, 2, 3, 3]})
-    >>> percent_agreement(frame)
-    {'pairwise': 50.0, 'majority': 80.0, 'units': 2.0}
+    >>> frame = pd.DataFrame({"unit": ["u", "u", "u", "v", "v", "w", "w"], "value": [1, 1, 2, 3, 3, 1, 2]})
+    >>> percent_agreement(frame), percent_agreement(frame, ties="none")["majority"]
+    ({'pairwise': 40.0, 'majority': 85.71428571428571, 'units': 3.0}, 57.142857142857146)
+    >>> percent_agreement(frame.assign(can_agree=frame["value"] != 3))["pairwise"]
+    20.0
     """
-    counts = values.groupby(["unit", "value"], sort=False).size()
+    can_agree = values["can_agree"] if "can_agree" in values else pd.Series(True, index=values.index)
+    grouped = values.assign(can_agree=can_agree.to_numpy()).groupby(["unit", "value"], sort=False)
+    counts, agreeable = grouped.size(), grouped["can_agree"].all()
     per_unit = counts.groupby(level="unit").sum()
     rated = per_unit[per_unit >= 2].index
-    counts = counts[counts.index.get_level_values("unit").isin(rated)]
-    agreeing = (counts * (counts - 1) / 2).groupby(level="unit").sum()
+    kept = counts.index.get_level_values("unit").isin(rated)
+    counts, agreeable = counts[kept], agreeable[kept]
+    agreeing = (counts * (counts - 1) / 2).where(agreeable, 0).groupby(level="unit").sum()
     n = per_unit.loc[rated]
     pairs = n * (n - 1) / 2
     top = counts.groupby(level="unit").transform("max")
-    in_majority = counts[counts == top].groupby(level="unit").sum()
+    majority = (counts == top) & agreeable
+    if ties == "none":  # a most frequent value shared by two or more values is no majority
+        majority &= (counts == top).groupby(level="unit").transform("sum") == 1
+    in_majority = counts[majority].groupby(level="unit").sum()
     return {
         "pairwise": float(100 * agreeing.sum() / pairs.sum()) if pairs.sum() else float("nan"),
         "majority": float(100 * in_majority.sum() / n.sum()) if n.sum() else float("nan"),
@@ -376,11 +396,14 @@ def percent_agreement_numbers(
     data: StudyData,
     *,
     table: str,
-    units: list[str],
+    units: Columns,
     row: str,
     column: str = "{stat}",
     stats: list[Literal["pairwise", "majority", "units"]] = ("pairwise", "majority"),
-    by: list[str] = (),
+    by: Columns = (),
+    ties: Literal["all", "none"] = "all",
+    agree_on: list | None = None,
+    scale: Scale = "percent",
     labels: dict | None = None,
     where: dict | None = None,
     frame: Frame = "kept",
@@ -399,9 +422,17 @@ def percent_agreement_numbers(
     stats : list of {'pairwise', 'majority', 'units'}
         ``pairwise``: the share (%) of agreeing pairs of ratings within a unit, pooled over units rated twice or
         more; ``majority``: the share (%) of ratings equal to their unit's most frequent value (a tie: every tied
-        value counts); ``units``: the units counted.
+        value counts, unless ``ties`` says otherwise); ``units``: the units counted.
     by : list of str
         The columns whose values make a group.
+    ties : {'all', 'none'}
+        A tie for a unit's most frequent value: every tied value is its majority (``all``), or the unit has none
+        (``none``: a strict majority).
+    agree_on : list, optional
+        The values that can agree (compared by type); two ratings of any other value (a "no preference" answer)
+        never count as agreeing, nor as a majority. Default: every value.
+    scale : {'percent', 'proportion'}
+        ``pairwise`` and ``majority`` in per cent or as proportions.
     labels : dict, optional
         ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
     where : dict, optional
@@ -421,9 +452,11 @@ def percent_agreement_numbers(
     out = []
     for keys, part in groups_of(rows, by):
         unit = part.groupby(units, sort=False, dropna=False).ngroup()
-        measures = percent_agreement(
-            pd.DataFrame({"unit": unit.to_numpy(), "value": part["value"].astype(str).to_numpy()})
-        )
+        values = pd.DataFrame({"unit": unit.to_numpy(), "value": part["value"].astype(str).to_numpy()})
+        if agree_on is not None:
+            values["can_agree"] = part.index.isin(filter_where(part, {"value": agree_on}, data.tidy).index)
+        measures = percent_agreement(values, ties=ties)
+        measures = {k: v * SCALES[scale] if k != "units" else v for k, v in measures.items()}
         for stat in stats:
             fields = {**keys, "stat": stat}
             out.append((render(row, fields, labels), render(column, fields, labels), measures[stat]))

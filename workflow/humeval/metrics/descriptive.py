@@ -7,7 +7,7 @@ from typing import Literal
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 STATISTICS = {
@@ -30,7 +30,7 @@ def describe_numbers(
     data: StudyData,
     *,
     table: str,
-    by: list[str],
+    by: Columns,
     row: str,
     column: str,
     stats: list[Statistic] = ("mean", "sd"),

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 
@@ -32,11 +32,11 @@ def effect_size_numbers(
     data: StudyData,
     *,
     table: str,
-    compare: str,
+    compare: Column,
     pairs: list[list[str]],
     row: str,
     columns: dict[str, str],
-    by: list[str] = (),
+    by: Columns = (),
     confidence: float = 0.95,
     resamples: int = 9999,
     method: Literal["percentile", "basic", "BCa"] = "percentile",

@@ -6,7 +6,7 @@ from typing import Literal
 
 import pandas as pd
 
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 METHODS = {
@@ -33,8 +33,8 @@ def item_correlation_numbers(
     x: str,
     y: str,
     row: str,
-    by: list[str] = ("criterion",),
-    units: list[str] = ("item", "system"),
+    by: Columns = ("criterion",),
+    units: Columns = ("item", "system"),
     methods: list[Literal["pearson", "spearman", "kendall"]] = ("pearson", "spearman", "kendall"),
     labels: dict | None = None,
     where: dict | None = None,

@@ -7,7 +7,7 @@ from typing import Literal, get_args
 
 import pandas as pd
 
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 #: The summaries of item-level CV* per system.
@@ -23,8 +23,8 @@ def item_cv_star_numbers(
     sides: list[str],
     row: str = "{system}",
     column: str = "{stat}",
-    units: list[str] = ("item",),
-    by: list[str] = (),
+    units: Columns = ("item",),
+    by: Columns = (),
     shift: float = 0.0,
     stats: list[ItemCvStat] = ITEM_CV_STATS,
     labels: dict | None = None,

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import SCALES, Columns, Frame, Scale, StudyData, groups_of, render, value_frame
 from humeval.metrics.tally import TALLY_STATS, TallyStat, pairwise_tally
 from humeval.vocabulary import register
 
@@ -158,6 +158,7 @@ def preference_share_numbers(
     columns: dict[str, str],
     row: str = "{system}",
     frame: Frame = "kept",
+    scale: Scale = "proportion",
 ) -> pd.DataFrame:
     """Preference shares of ``side`` per comparison system: of the judgements comparing ``focus`` with a
     baseline system, the shares preferring ``focus``, calling them equal and preferring the baseline.
@@ -176,17 +177,21 @@ def preference_share_numbers(
         The row template over ``{system}`` (the baseline's label).
     frame : {'kept', 'tidy'}
         ``kept`` (after the exclusions) or ``tidy`` (every judgement, to report a variant without an exclusion).
+    scale : {'percent', 'proportion'}
+        The shares as proportions (0..1) or in per cent.
 
     Returns
     -------
     DataFrame
-        Cells (table, row, column, value): one row per baseline, shares in [0, 1].
+        Cells (table, row, column, value): one row per baseline, one share per outcome.
     """
     source = data.kept if frame == "kept" else data.tidy
     judgements = source[(source["side"] == side) & (source["response_type"] == "pairwise")]
     if judgements.empty:
         raise HumevalError(f"metric preference_shares: no pairwise judgements on side {side!r}")
     shares = preference_shares(judgements, focus)
+    if scale == "percent":
+        shares = 100 * shares
     labels = data.system_labels()
     ordered = [code for code in labels if code in shares.index] + [c for c in shares.index if c not in labels]
     return value_frame(
@@ -230,6 +235,10 @@ def position_bias_numbers(
     return value_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])
 
 
+#: The tally's statistics that are per cent (``scale``).
+PERCENT_STATS = ("win_pct", "bws", "bws_scaled")
+
+
 @register("metric", "pairwise_tally")
 def pairwise_tally_numbers(
     data: StudyData,
@@ -238,8 +247,9 @@ def pairwise_tally_numbers(
     row: str = "{system}",
     column: str = "{stat}",
     stats: list[TallyStat] = TALLY_STATS,
-    by: list[str] = (),
+    by: Columns = (),
     majority: bool = False,
+    scale: Scale = "percent",
     labels: dict | None = None,
     where: dict | None = None,
     frame: Frame = "kept",
@@ -254,14 +264,16 @@ def pairwise_tally_numbers(
         The table the cells go to.
     row, column : str
         Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
-    stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled'}
+    stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score'}
         The statistics: ``win_pct`` = 100 wins / n; ``bws`` = 100 (wins - losses) / n (the best-worst score,
-        -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100).
+        -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100); ``score`` = wins - losses.
     by : list of str
         The columns whose values make a group.
     majority : bool
         Reduce each item's judgements to their majority vote (the sign of their sum) first, one comparison per
         item; else every judgement counts.
+    scale : {'percent', 'proportion'}
+        ``win_pct``, ``bws`` and ``bws_scaled`` in per cent (as above), or as proportions (divided by 100).
     labels : dict, optional
         ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
     where : dict, optional
@@ -286,6 +298,7 @@ def pairwise_tally_numbers(
     for keys, group in groups_of(rows, by):
         pairs = majority_vote(group).rename(columns={"vote": "value"}) if majority else group
         tally = pairwise_tally(pairs)
+        tally[list(PERCENT_STATS)] *= SCALES[scale]
         for system, record in tally.iterrows():
             for stat in stats:
                 fields = {**keys, "system": system, "stat": stat}

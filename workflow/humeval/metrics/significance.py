@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 
@@ -78,16 +78,16 @@ def significance_numbers(
     data: StudyData,
     *,
     table: str,
-    compare: str,
+    compare: Column,
     pairs: list[list[str]],
     tests: list[dict],
     row: str,
-    by: list[str] = (),
+    by: Columns = (),
     labels: dict | None = None,
     where: dict | None = None,
     frame: Frame = "kept",
     variant: str | None = None,
-    pair_on: list[str] = ("item",),
+    pair_on: Columns = ("item",),
 ) -> pd.DataFrame:
     """Significance tests between two sets of values: for each group of ``by`` and each pair ``[a, b]`` of values
     of the ``compare`` column (systems, say), every test on the two sets of judgement values.
@@ -166,10 +166,13 @@ KSampleTest = Literal["anova", "kruskal", "levene", "tukey"]
 K_SAMPLE_TESTS = get_args(KSampleTest)
 
 
-def k_sample_tests(samples: dict[str, np.ndarray], tests: list[str]) -> list[tuple[str, str, float]]:
+def k_sample_tests(
+    samples: dict[str, np.ndarray], tests: list[str], *, printed: bool = False
+) -> list[tuple[str, str, float]]:
     """(test, stat, value) of tests across the k groups in ``samples`` (scipy.stats): ``anova`` (one-way,
     ``f_oneway``: statistic F, df_between, df_within, p), ``kruskal`` (H, p), ``levene`` (W, p; centre median)
-    and ``tukey`` (``tukey_hsd``: per pair ``<a> vs <b>``, the mean difference a - b, p and the 95% interval).
+    and ``tukey`` (``tukey_hsd``: per pair ``<a> vs <b>`` in the order of ``samples``, the mean difference a - b,
+    p and the 95% interval; with ``printed``, as statsmodels' ``pairwise_tukeyhsd`` prints it: b - a).
 
     >>> out = dict(((t, s), v) for t, s, v in k_sample_tests({"a": [1, 2, 3], "b": [2, 3, 4], "c": [6, 7, 8]},
     ...                                                        ["anova"]))
@@ -200,12 +203,12 @@ def k_sample_tests(samples: dict[str, np.ndarray], tests: list[str]) -> list[tup
             interval = result.confidence_interval(0.95)
             for i in range(len(arrays)):
                 for j in range(i + 1, len(arrays)):
-                    pair = f"{names[i]} vs {names[j]}"
+                    a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
                     out += [
-                        (pair, "diff", float(arrays[i].mean() - arrays[j].mean())),
-                        (pair, "p", float(result.pvalue[i, j])),
-                        (pair, "ci_low", float(interval.low[i, j])),
-                        (pair, "ci_high", float(interval.high[i, j])),
+                        (f"{names[i]} vs {names[j]}", "diff", float(arrays[a].mean() - arrays[b].mean())),
+                        (f"{names[i]} vs {names[j]}", "p", float(result.pvalue[i, j])),
+                        (f"{names[i]} vs {names[j]}", "ci_low", float(interval.low[a, b])),
+                        (f"{names[i]} vs {names[j]}", "ci_high", float(interval.high[a, b])),
                     ]
         else:
             raise HumevalError(f"unknown test {test!r}; known: {list(K_SAMPLE_TESTS)}")
@@ -218,8 +221,9 @@ def k_sample_numbers(
     *,
     table: str,
     tests: list[KSampleTest],
-    group: str = "system",
-    by: list[str] = (),
+    group: Column = "system",
+    by: Columns = (),
+    order: Literal["first", "printed"] | list[str] = "first",
     row: str = "{test}",
     column: str = "{stat}",
     labels: dict | None = None,
@@ -236,7 +240,12 @@ def k_sample_numbers(
         The table the cells go to.
     tests : list of {'anova', 'kruskal', 'levene', 'tukey'}
         One-way ANOVA (statistic F, df_between, df_within, p), Kruskal-Wallis H (statistic, p), Levene's W
-        (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff a - b, p, ci_low, ci_high).
+        (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff, p, ci_low, ci_high).
+    order : {'first', 'printed'} or list of str
+        The order of the groups, which names the Tukey pairs and signs their differences: ``first`` (the order
+        the groups first appear in the judgements; diff = a - b), a list of the groups (that order; a - b), or
+        ``printed``, as statsmodels' ``pairwise_tukeyhsd`` prints it (the groups sorted, diff = b - a: group2 -
+        group1).
     group : str
         The column whose values are the k samples.
     by : list of str
@@ -264,7 +273,12 @@ def k_sample_numbers(
         samples = {
             str(name): pd.to_numeric(values["value"]).to_numpy() for name, values in part.groupby(group, sort=False)
         }
-        for test, stat, value in k_sample_tests(samples, tests):
+        if order != "first":
+            wanted = sorted(samples) if order == "printed" else [str(g) for g in order]
+            if sorted(wanted) != sorted(samples):
+                raise HumevalError(f"order {order} must list the groups {sorted(samples)}, each once")
+            samples = {name: samples[name] for name in wanted}
+        for test, stat, value in k_sample_tests(samples, tests, printed=order == "printed"):
             fields = {**keys, "test": test, "stat": stat}
             out.append((render(row, fields, labels), render(column, fields, labels), value))
     return value_frame(table, out)

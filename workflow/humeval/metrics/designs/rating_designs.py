@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.rounding import round_half_up
 from humeval.vocabulary import register
 
@@ -111,7 +111,7 @@ def icc_by_group_numbers(
     data: StudyData,
     *,
     table: str,
-    by: list[str],
+    by: Columns,
     row: str,
     column: str,
     labels: dict | None = None,
