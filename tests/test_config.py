@@ -295,3 +295,51 @@ def test_every_published_cell_that_names_no_table_cell_is_listed_in_one_line(tmp
     message = str(caught.value)
     assert "\n" not in message and message.count("published.0.cells.") == 3, message
     assert "(and 2 more cell(s): published.0.cells.Nonesuch.a, published.0.cells.Nonesuch.b)" in message
+
+
+TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+
+
+def with_derived_frame(study):
+    study["derived"] = [
+        {"id": "input_scores", "where": {"side": "P"}, "by": ["item", "system"], "reduce": "pairwise_score"}
+    ]
+    study["metrics"][0] = {
+        "metric": "describe",
+        "table": "tally",
+        "frame": "input_scores",
+        "by": ["system"],
+        "row": "{system}",
+        "column": "score",
+    }
+
+
+def test_a_metric_may_read_a_derived_frame_by_its_id(tmp_path):
+    assert load_study(study_variant(TOY, tmp_path, with_derived_frame))["derived"][0]["id"] == "input_scores"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda s: s["metrics"][0].update(frame="input_score"), r"key metrics\.0\.frame: 'input_score' is not allowed"),
+        (
+            lambda s: s["derived"].append({"id": "x", "by": ["item"], "reduce": "total"}),
+            r"key derived\.1\.reduce: unknown reducer 'total'",
+        ),
+        (
+            lambda s: s["derived"].append({"id": "x", "from": "y", "by": ["item"], "reduce": "sum"}),
+            r"key derived\.1\.from: 'y' is not kept, tidy",
+        ),
+        (
+            lambda s: s["derived"].append({"id": "kept", "by": ["item"], "reduce": "sum"}),
+            r"key derived\.1\.id: 'kept' is taken",
+        ),
+    ],
+)
+def test_derived_frames_are_checked_before_any_job_runs(tmp_path, change, expected):
+    def derive(study):
+        with_derived_frame(study)
+        change(study)
+
+    with pytest.raises(HumevalError, match=expected):
+        load_study(study_variant(TOY, tmp_path, derive))

@@ -339,3 +339,75 @@ def test_percent_agreement_strict_majority_restricted_answers_and_proportions():
     assert cell(no_ties, "all", "pairwise") == pytest.approx(0.2) and cell(no_ties, "all", "majority") == pytest.approx(
         4 / 7
     )
+
+
+PAIRWISE_INPUTS = StudyData(
+    kept=(
+        frame := pd.DataFrame(
+            [  # participant (a HIT worker), input, system, system_b, value (+1 system preferred, -1 system_b, 0 tie)
+                ("w1", "in1", "A", "B", 1),
+                ("w2", "in1", "A", "C", 1),
+                ("w1", "in1", "B", "C", 0),
+                ("w3", "in2", "A", "B", -1),
+                ("w3", "in2", "A", "C", 1),
+                ("w1", "in2", "B", "C", 1),
+                ("w2", "in3", "A", "B", 1),
+                ("w2", "in3", "A", "C", 0),
+                ("w1", "in3", "C", "B", 1),
+            ],
+            columns=["participant", "item", "system", "system_b", "value"],
+        ).assign(side="O", criterion="q", response_type="pairwise", judgement_id=lambda f: "j" + f.index.astype(str))
+    ),
+    tidy=frame,
+    participants=pd.DataFrame(),
+    exclusions=pd.DataFrame(),
+)
+
+
+def test_a_metric_over_a_derived_frame_each_inputs_wins_minus_losses_then_anova():
+    from dataclasses import replace
+
+    from scipy import stats
+
+    from humeval.metrics import metrics_study
+
+    config = {
+        "derived": [
+            {"id": "input_scores", "by": ["item", "system"], "reduce": "pairwise_score"},
+            {"id": "hits", "by": ["participant"], "reduce": "count_distinct", "of": "judgement_id"},
+            {"id": "ties", "by": ["system"], "reduce": "tie_share"},
+        ],
+        "metrics": [
+            {"metric": "k_sample_tests", "table": "t", "frame": "input_scores", "tests": ["anova"]},
+            {
+                "metric": "describe",
+                "table": "w",
+                "frame": "hits",
+                "by": [],
+                "row": "workers",
+                "column": "{stat}",
+                "stats": ["mean", "min", "max"],
+            },
+            {
+                "metric": "describe",
+                "table": "ties",
+                "frame": "ties",
+                "by": ["system"],
+                "row": "{system}",
+                "column": "share",
+                "stats": ["mean"],
+            },
+        ],
+    }
+    out = metrics_study(replace(PAIRWISE_INPUTS, config=config))
+    # wins - losses per input: in1 A +2, B -1, C -1; in2 A 0, B +2, C -2; in3 A +1, B -2, C +1 (a tie counts 0)
+    scores = {"A": [2, 0, 1], "B": [-1, 2, -2], "C": [-1, -2, 1]}
+    assert cell(out[out["table"] == "t"], "anova", "statistic") == pytest.approx(
+        stats.f_oneway(*scores.values()).statistic
+    )
+    # HITs (judgements) per worker: w1 4, w2 3, w3 2
+    workers = out[out["table"] == "w"]
+    assert [cell(workers, "workers", s) for s in ("mean", "min", "max")] == pytest.approx([3.0, 2.0, 4.0])
+    # ties: A 1 of 6 comparisons, B 1 of 6, C 2 of 6
+    ties = out[out["table"] == "ties"]
+    assert [cell(ties, s, "share") for s in "ABC"] == pytest.approx([1 / 6, 1 / 6, 2 / 6])

@@ -83,7 +83,7 @@ def check_references(study: dict, source: str) -> None:
     from humeval.vocabulary import entries
 
     # the vocabulary is read from the source (nothing imported: validation runs in Snakemake's own process)
-    EXCLUSIONS, KINDS, LOADERS, METRICS = (entries(k) for k in ("exclusion", "figure", "loader", "metric"))
+    EXCLUSIONS, KINDS, LOADERS, METRICS, QRA = (entries(k) for k in ("exclusion", "figure", "loader", "metric", "qra"))
 
     def fail(message: str) -> None:
         raise HumevalError(message, study=study["name"], file=source)
@@ -101,6 +101,7 @@ def check_references(study: dict, source: str) -> None:
     if len(set(raw_ids)) != len(raw_ids):
         fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
     check_experiments(study, fail)
+    check_derived(study, fail)
     check_conditions(study, raw_ids, fail)
     check_figure_labels(study, fail)
     for k, entry in enumerate(study["extract"]):
@@ -122,6 +123,9 @@ def check_references(study: dict, source: str) -> None:
     for k, entry in enumerate(study.get("exclusions", [])):
         if entry["exclusion"] not in EXCLUSIONS:
             fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
+    for k, entry in enumerate(study.get("qra", [])):
+        if entry["type"] not in QRA:
+            fail(f"key qra.{k}.type: unknown QRA type {entry['type']!r}; known: {sorted(QRA)}")
     for k, entry in enumerate(study.get("metrics", [])):
         if entry["metric"] not in METRICS:
             fail(f"key metrics.{k}.metric: unknown metric {entry['metric']!r}; known: {sorted(METRICS)}")
@@ -145,6 +149,22 @@ def check_references(study: dict, source: str) -> None:
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
+
+
+def check_derived(study: dict, fail) -> None:
+    """Each ``derived`` frame has its own id, reduces ``kept``, ``tidy`` or an earlier derived frame, and names a
+    known reducer (:data:`humeval.metrics.derived.REDUCERS`, read from the source)."""
+    from humeval.vocabulary import constant
+
+    reducers, known = constant("humeval.metrics.derived", "REDUCERS"), ["kept", "tidy"]
+    for k, spec in enumerate(study.get("derived", [])):
+        if spec["id"] in known:
+            fail(f"key derived.{k}.id: {spec['id']!r} is taken (kept, tidy, or an earlier derived frame)")
+        if spec.get("from", "kept") not in known:
+            fail(f"key derived.{k}.from: {spec['from']!r} is not kept, tidy or an earlier derived frame ({known})")
+        if spec["reduce"] not in reducers:
+            fail(f"key derived.{k}.reduce: unknown reducer {spec['reduce']!r}; known: {list(reducers)}")
+        known.append(spec["id"])
 
 
 def check_conditions(study: dict, raw_ids: list[str], fail) -> None:
@@ -198,7 +218,8 @@ def check_parameters(study: dict, fail) -> None:
             params_key = "params" if kind in ("loader", "exclusion") else ""
             given = entry.get("params", {}) if params_key else _without(entry, key, "description", "id")
             path = f"{section}.{k}" + (f".{params_key}" if params_key else "")
-            message = vocabulary.check_entry(known[entry[key]], given, path)
+            frames = {"Frame": {d["id"] for d in study.get("derived", [])}}  # a derived frame is a frame too
+            message = vocabulary.check_entry(known[entry[key]], given, path, also=frames)
             if message:
                 fail(message + f" ({entry[key]}; see docs/{'loaders' if kind == 'loader' else 'metrics'}.md)")
 

@@ -26,7 +26,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "extract": ("fetch.py", "loaders/", "tidy.py", "patterns.py"),
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py", "cv_star.py"),
-    "qra": ("qra/", "cv_star.py", "metrics/__init__.py", "rounding.py"),
+    "qra": ("qra/", "cv_star.py", "metrics/__init__.py", "metrics/derived.py", "rounding.py"),
     "tables": ("audit.py", "tables.py", "table_files.py", "html_tables.py", "heds.py", "fetch.py", "rounding.py"),
     "figures": ("figures.py",),
     "summary": (
@@ -40,6 +40,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "qra/",
         "cv_star.py",
         "metrics/__init__.py",
+        "metrics/derived.py",
     ),
 }
 

@@ -324,16 +324,21 @@ def conforms(node: ast.AST | None, value, module: str) -> bool:
     return True
 
 
-def wrong_type(entry: Entry, given: dict, key_path: str) -> str | None:
+def wrong_type(entry: Entry, given: dict, key_path: str, also: dict[str, set] | None = None) -> str | None:
     """A message for the first given value that does not fit its parameter's type hint, or None.
 
     A text where a list is expected would be read letter by letter (``item: _unit_id`` looks for a column
-    ``_``): the message shows the list to write.
+    ``_``): the message shows the list to write. ``also`` names more values a hint's alias allows in this study
+    (``{"Frame": <the study's derived frames>}``).
     """
     for parameter in entry.parameters:
         if parameter.name not in given:
             continue
         value = given[parameter.name]
+        if isinstance(value, str) and any(
+            value in v for alias, v in (also or {}).items() if alias in parameter.annotation
+        ):
+            continue
         node = ast.parse(parameter.annotation, mode="eval").body if parameter.annotation else None
         if conforms(node, value, entry.module):
             continue
@@ -370,13 +375,14 @@ def missing_keys(given: dict, entry: Entry, key_path: str) -> str | None:
     return None
 
 
-def check_entry(entry: Entry, given: dict, key_path: str) -> str | None:
-    """The first problem of a config entry's parameters against the registered signature, or None."""
+def check_entry(entry: Entry, given: dict, key_path: str, also: dict[str, set] | None = None) -> str | None:
+    """The first problem of a config entry's parameters against the registered signature, or None (``also``:
+    :func:`wrong_type`)."""
     for old, new in entry.renamed.items():
         if old in given:
             return f"key {key_path}.{old}: renamed to {new!r} (same meaning): rename the key"
     return (
         unknown_keys(given, entry.names(), key_path)
         or missing_keys(given, entry, key_path)
-        or wrong_type(entry, given, key_path)
+        or wrong_type(entry, given, key_path, also)
     )

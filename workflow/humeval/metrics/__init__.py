@@ -21,7 +21,8 @@ from humeval.vocabulary import function
 
 log = logging.getLogger(__name__)
 
-#: The judgements a metric reads: ``kept`` (after the exclusions) or ``tidy`` (every row).
+#: The judgements a metric reads: ``kept`` (after the exclusions) or ``tidy`` (every row); or the ``id`` of one
+#: of the study's ``derived`` frames (:mod:`humeval.metrics.derived`), which validation accepts too.
 Frame = Literal["kept", "tidy"]
 #: A parameter naming a column of the judgements, or several: :func:`metrics_study` checks that each names one
 #: before the metric runs, so a typo is one line naming the key (with a close match), not a failure inside it.
@@ -46,11 +47,17 @@ class StudyData:
     config: dict = field(default_factory=dict)
     variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def rows(self, frame: str = "kept", variant: str | None = None, where: dict | None = None) -> pd.DataFrame:
-        """The judgements a metric reads: ``frame`` (``kept`` or ``tidy``), less the judgements the named
-        exclusion ``variant`` drops (a sensitivity analysis, ``exclusions_variants.csv``), filtered by
-        ``where`` ({column: value or [values]})."""
+        """The judgements a metric reads: ``frame`` (``kept``, ``tidy`` or a ``derived`` frame's id), less the
+        judgements the named exclusion ``variant`` drops (a sensitivity analysis, ``exclusions_variants.csv``),
+        filtered by ``where`` ({column: value or [values]})."""
+        if frame not in ("kept", "tidy"):
+            if variant is not None:
+                raise HumevalError(f"variant {variant!r} applies to judgements, not to the derived frame {frame!r}")
+            rows = self.derived(frame)
+            return filter_where(rows, where, rows)
         rows = {"kept": self.kept, "tidy": self.tidy}[frame]
         if variant is not None:
             known = set(self.variant_exclusions["variant"])
@@ -59,6 +66,24 @@ class StudyData:
             dropped = self.variant_exclusions.loc[self.variant_exclusions["variant"] == variant, "judgement_id"]
             rows = rows[~rows["judgement_id"].isin(set(dropped))]
         return filter_where(rows, where, self.tidy)
+
+    def derived(self, frame: str) -> pd.DataFrame:
+        """The study's ``derived`` frame ``frame`` (:func:`humeval.metrics.derived.derive`), built once from its
+        source (``from``: ``kept``, ``tidy`` or an earlier derived frame, less ``variant``, filtered by ``where``)."""
+        if frame not in self._derived:
+            from humeval.metrics.derived import derive
+
+            specs = {spec["id"]: spec for spec in self.config.get("derived", [])}
+            if frame not in specs:
+                raise HumevalError(f"no frame {frame!r}: kept, tidy or a derived frame ({sorted(specs)})")
+            spec = specs[frame]
+            source = self.rows(spec.get("from", "kept"), spec.get("variant"), spec.get("where"))
+            self._derived[frame] = derive(source, by=spec["by"], reduce=spec["reduce"], of=spec.get("of", "value"))
+        return self._derived[frame]
+
+    def columns(self, frame: str) -> list[str]:
+        """The columns of ``frame`` a metric may name."""
+        return list(self.tidy.columns) if frame in ("kept", "tidy") else list(self.derived(frame).columns)
 
     def cell(self, side: str, condition: str, criterion: str | None = None, frame: str = "kept") -> pd.DataFrame:
         """The ``frame`` judgements of one side and condition (and criterion), in table order: the rows
@@ -161,7 +186,12 @@ def metrics_study(data: StudyData) -> pd.DataFrame:
     frames = []
     for k, entry in enumerate(data.config.get("metrics", [])):
         name, params = entry["metric"], {key: v for key, v in entry.items() if key not in ("metric", "description")}
-        check_columns(entries("metric")[name], params, list(data.tidy.columns), f"metrics.{k}")
+        entry_frame = params.get("frame", "kept")
+        try:
+            columns = data.columns(entry_frame)
+        except HumevalError as exc:
+            raise HumevalError(f"key metrics.{k}.frame: {exc}") from None
+        check_columns(entries("metric")[name], params, columns, f"metrics.{k}")
         try:
             frames.append(function("metric", name)(data, **params))
         except HumevalError as exc:  # the entry it comes from, whatever the metric knew of its config
