@@ -78,3 +78,47 @@ def test_drop_where_reads_participant_metadata():
         ],
     )
     assert set(log["participant"]) == {"p1"} and log["reason"].str.startswith("test question").all()
+
+
+def test_complete_respondents_drops_every_judgement_of_a_participant_with_an_unanswered_question():
+    judgements = pd.DataFrame(
+        {
+            "study": "s",
+            "side": "O",
+            "participant": ["p1", "p1", "p1", "p2", "p2", "p3"],
+            "item": ["i1", "i2", "i3"] * 2,
+            "judgement_id": [f"j{k}" for k in range(6)],
+            "system": "A",
+            "system_b": "",
+            "response_type": "rating",
+            "value": [4, None, 3, 5, 4, 2],
+        }
+    )
+    people = pd.DataFrame({"participant": ["p1", "p2", "p3"]})
+    kept, log = apply_exclusions(
+        judgements, people, [{"exclusion": "complete_respondents", "name": "complete"}, {"exclusion": "missing_value"}]
+    )
+    assert sorted(kept["participant"].unique()) == ["p2", "p3"]
+    assert log["judgement_id"].tolist() == ["j0", "j1", "j2"] and set(log["rule"]) == {"complete"}
+    assert log["reason"].iloc[0] == "incomplete respondent: 1 question(s) unanswered"
+
+
+def test_complete_respondents_needs_missing_value_after_it(tmp_path):
+    import pytest
+    import yaml
+    from helpers import REPO
+
+    from humeval.config import load_study
+    from humeval.errors import HumevalError
+
+    study = yaml.safe_load((REPO / ".test/config/studies/every-measure-2026-toy.yaml").read_text())
+    study["exclusions"] = [{"exclusion": "complete_respondents"}]
+    path = tmp_path / "every-measure-2026-toy.yaml"
+    path.write_text(yaml.safe_dump(study))
+    with pytest.raises(
+        HumevalError, match=r"key exclusions\.0: complete_respondents needs missing_value listed after it"
+    ):
+        load_study(path)
+    study["exclusions"].append({"exclusion": "missing_value"})
+    path.write_text(yaml.safe_dump(study))
+    assert load_study(path)["exclusions"][0]["exclusion"] == "complete_respondents"

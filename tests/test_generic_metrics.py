@@ -411,3 +411,83 @@ def test_a_metric_over_a_derived_frame_each_inputs_wins_minus_losses_then_anova(
     # ties: A 1 of 6 comparisons, B 1 of 6, C 2 of 6
     ties = out[out["table"] == "ties"]
     assert [cell(ties, s, "share") for s in "ABC"] == pytest.approx([1 / 6, 1 / 6, 2 / 6])
+
+
+def test_a_melt_whose_headers_name_the_item_gives_one_judgement_per_item(tmp_path):
+    from humeval.loaders.tabular import load
+
+    path = tmp_path / "wide.csv"
+    path.write_text("rater,q_item1,q_item2\nr1,4,2\nr2,5,3\n")
+    judgements, _ = load(
+        {"ratings": str(path)},
+        "s",
+        "O",
+        participant="rater",
+        item=["rater"],
+        shape="melt",
+        columns=r"^(?P<criterion>q)_(?P<item>item\d)$",
+        system={"value": "A"},
+    )
+    assert len(judgements) == 4 and judgements["judgement_id"].nunique() == 4  # was 2 ids for 4 judgements
+
+
+def test_an_optional_group_that_does_not_match_a_header_is_one_line_naming_file_header_and_group(tmp_path):
+    from humeval.errors import HumevalError
+    from humeval.loaders.tabular import load
+
+    path = tmp_path / "slots.csv"
+    path.write_text("rater,sys1,sys2,fluency1,fluency\nr1,A,B,1,2\n")
+    with pytest.raises(HumevalError) as caught:
+        load(
+            {"ratings": str(path)},
+            "s",
+            "O",
+            participant="rater",
+            item=["rater"],
+            shape="melt",
+            columns=r"^(?P<criterion>fluency)(?P<slot>\d)?$",
+            system={"column": "sys{slot}"},
+        )
+    assert str(caught.value) == (
+        f"{path}: header 'fluency': the columns pattern's group 'slot' did not match it, but a column spec names {{slot}}"
+    )
+    with pytest.raises(HumevalError, match=r"header 'x1': the columns pattern's group 'criterion' did not match it"):
+        path.write_text("rater,x1\nr1,1\n")
+        load(
+            {"ratings": str(path)},
+            "s",
+            "O",
+            participant="rater",
+            item=["rater"],
+            shape="melt",
+            columns=r"^(?P<criterion>q)?x(?P<item>\d)$",
+            system={"value": "A"},
+        )
+
+
+def test_a_join_may_filter_its_key_file_and_keep_the_first_of_a_key_listed_twice(tmp_path):
+    from humeval.errors import HumevalError
+    from humeval.loaders.tabular import load
+
+    export, key = tmp_path / "export.csv", tmp_path / "key.csv"
+    export.write_text("rater,item_id,score\nr1,k1,4\nr1,k2,2\n")
+    key.write_text("item_id,model,batch\nk1,A,1\nk1,A,1\nk2,B,1\nk2,C,2\n")  # k1 twice; k2 in two batches
+    params = {
+        "participant": "rater",
+        "item": ["item_id"],
+        "shape": "long",
+        "criterion": "q",
+        "value": "score",
+        "system": {"column": "model"},
+    }
+    with pytest.raises(HumevalError, match=r"join: key \['k1'\] appears twice"):
+        load(
+            {"export": str(export), "key": str(key)},
+            "s",
+            "O",
+            join={"role": "key", "on": "item_id", "columns": ["model"]},
+            **params,
+        )
+    join = {"role": "key", "on": "item_id", "columns": ["model"], "where": {"batch": 1}, "duplicates": "first"}
+    judgements, _ = load({"export": str(export), "key": str(key)}, "s", "O", join=join, **params)
+    assert dict(zip(judgements["item"], judgements["system"])) == {"k1": "A", "k2": "B"}

@@ -188,3 +188,39 @@ def test_cv_star_of_a_single_measurement_is_empty_not_an_error():
     from humeval.cv_star import cv_star, sd_star
 
     assert math.isnan(cv_star([4.0])) and math.isnan(sd_star([4.0]))
+
+
+def test_the_qra3_summary_keeps_a_system_label_that_holds_a_bar_whole():
+    from humeval.qra3_layout import table_rows
+    from humeval.summary import qra3_summary
+
+    entry = {
+        "table": "q",
+        "experiments": ["O", "R1"],
+        "criteria": [{"name": "MOS", "systems": ["FastSpeech|baseline", "FastSpeech|ours"]}],
+    }
+    rows = table_rows(entry)
+    audit = pd.DataFrame(
+        {"table": "q", "row": rows, "column": "cv_star", "value": [1.0, 2.0, 1.5, 1.5], "status": "recomputed_only"}
+    )
+    out = qra3_summary({"s": audit}, {"s": {"qra3": [entry]}}, {})
+    systems = out[out["level"] == "system"]
+    assert systems["system"].tolist() == [
+        "FastSpeech|baseline",
+        "FastSpeech|ours",
+    ]  # split on "|", both were "FastSpeech"
+    assert systems["criterion"].tolist() == ["MOS", "MOS"] and systems["cv_star"].tolist() == [1.0, 2.0]
+
+
+def test_an_experiment_whose_item_ids_overlap_no_other_is_named_in_the_notes():
+    from humeval.qra.qra3_tables import unshared_items
+
+    labelled = pd.DataFrame(
+        {"item1|A": [3, 4, None], "item2|A": [2, 2, None], "s-1|A": [None, None, 4]}, index=["O", "R1", "R2"]
+    )
+    expected = (
+        "Type III: R2 labels 1 item(s), none of them labelled by another experiment (the item ids do not overlap): "
+        "it adds nothing to alpha"
+    )
+    assert unshared_items(labelled) == [expected]
+    assert unshared_items(labelled.drop(index="R2")) == []

@@ -120,9 +120,17 @@ def check_references(study: dict, source: str) -> None:
                     fail(
                         f"key extract.{k}.params.carry.{name}: the name {name!r} is reserved ({reserved[name]}); carry it under another name"
                     )
+    named = [entry["exclusion"] for entry in study.get("exclusions", []) if "variant" not in entry]
     for k, entry in enumerate(study.get("exclusions", [])):
         if entry["exclusion"] not in EXCLUSIONS:
             fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
+        if entry["exclusion"] == "complete_respondents":
+            after = "variant" not in entry and "missing_value" in named[named.index("complete_respondents") :]
+            if not after:  # missing_value, first by default, would drop the unanswered rows before it looks
+                fail(
+                    f"key exclusions.{k}: complete_respondents needs missing_value listed after it, and no variant "
+                    "(add {exclusion: missing_value} below it)"
+                )
     for k, entry in enumerate(study.get("qra", [])):
         if entry["type"] not in QRA:
             fail(f"key qra.{k}.type: unknown QRA type {entry['type']!r}; known: {sorted(QRA)}")

@@ -37,6 +37,31 @@ def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Se
     return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(missing, "no value in the export (empty cell)")
 
 
+@register("exclusion", "complete_respondents")
+def complete_respondents(
+    judgements: pd.DataFrame, participants: pd.DataFrame, *, unit: str = "participant"
+) -> pd.Series:
+    """Complete respondents only: drop every judgement of a participant who left any question unanswered (a value
+    the export left empty). List it before ``missing_value`` in ``exclusions`` (validation says so otherwise), so
+    that it sees the unanswered rows and the participant's other judgements go with them under its name.
+
+    Parameters
+    ----------
+    unit : str
+        The column whose value is dropped as a whole (the participant, or a response).
+
+    Returns
+    -------
+    Series
+        A one-sentence reason per judgement row of an incomplete respondent, naming how many questions they left
+        unanswered; NA for a row kept.
+    """
+    missing = pd.to_numeric(judgements["value"], errors="coerce").isna()
+    unanswered = missing.groupby(judgements[unit]).transform("sum")
+    reasons = "incomplete respondent: " + unanswered.astype(int).astype(str) + " question(s) unanswered"
+    return reasons.where(unanswered > 0).astype(object)
+
+
 @register("exclusion", "attention_check")
 def attention_check(
     judgements: pd.DataFrame, participants: pd.DataFrame, *, distractor: str, unit: str = "participant"

@@ -12,12 +12,19 @@ QRA3_COLUMNS = [*TYPE1_COLUMNS, *TYPE2_COLUMNS, "alpha", "p_findings"]
 PAIRWISE_COLUMNS = ["pearson", "spearman", "alpha"]
 
 
-def table_rows(entry: dict) -> list[str]:
-    """The row labels of a QRA3 table, in order: each criterion's systems, then the criterion, then the study."""
-    rows = []
+def row_parts(entry: dict) -> list[tuple[str, str]]:
+    """(criterion, system) of each row of a QRA3 table, in order: each criterion's systems, then the criterion
+    (system ``all``), then the study (``all``, ``all``). A label may itself hold ``|`` (``FastSpeech|baseline``),
+    so a row is never split to find its parts."""
+    parts = []
     for criterion in entry["criteria"]:
-        rows += [f"{criterion['name']}|{system}" for system in criterion["systems"]] + [f"{criterion['name']}|all"]
-    return [*rows, "all|all"]
+        parts += [(criterion["name"], system) for system in [*criterion["systems"], "all"]]
+    return [*parts, ("all", "all")]
+
+
+def table_rows(entry: dict) -> list[str]:
+    """The row labels of a QRA3 table (:func:`row_parts` joined with ``|``)."""
+    return [f"{criterion}|{system}" for criterion, system in row_parts(entry)]
 
 
 def declared_tables(entry: dict) -> list[dict]:

@@ -193,7 +193,7 @@ def qra3_summary(
     criterion, study), the experiments compared, the QRA3 measures (columns as in the tables) and, on
     criterion rows, the notes saying why a measure is empty (``notes``: (study, table) -> lines). Criterion
     and study rows are always listed; a system row only where it holds a number."""
-    from humeval.qra3_layout import QRA3_COLUMNS, table_rows
+    from humeval.qra3_layout import QRA3_COLUMNS, row_parts, table_rows
 
     frames = []
     for study, audit in audits.items():
@@ -201,7 +201,7 @@ def qra3_summary(
             part = audit[audit["table"] == entry["table"]]
             rows = table_rows(entry)
             wide = part.pivot(index="row", columns="column", values="value").reindex(index=rows, columns=QRA3_COLUMNS)
-            criterion, system = wide.index.str.split("|").str[0], wide.index.str.split("|").str[1]
+            criterion, system = zip(*row_parts(entry))
             level = [
                 "study" if c == "all" else "criterion" if s == "all" else "system" for c, s in zip(criterion, system)
             ]

@@ -307,6 +307,40 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
 SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
 
 
+def check_groups_matched(column: str, match, names: set[str], options: dict, path: str) -> None:
+    """A header the ``columns`` pattern matched gives every named group the layout needs: the criterion (unless the
+    params give one) and each group a column spec's ``{placeholder}`` names. An optional group that did not match
+    is one line naming the file, the header and the group (not an empty judgement id found later)."""
+    groups = {k for k, v in match.groupdict().items() if v is not None}
+    if "criterion" not in groups and options.get("criterion") is None:
+        raise HumevalError(
+            f"header {column!r}: the columns pattern's group 'criterion' did not match it and the params give no "
+            "criterion",
+            file=path,
+        )
+    needed = {name for key in SLOT_KEYS if key in options for name in placeholders(options[key])}
+    unmatched = sorted(needed & (names - groups))
+    if unmatched:
+        raise HumevalError(
+            f"header {column!r}: the columns pattern's group {unmatched[0]!r} did not match it, but a column spec "
+            f"names {{{unmatched[0]}}}",
+            file=path,
+        )
+
+
+def placeholders(spec) -> set[str]:
+    """The ``{name}`` placeholders of a column spec (its strings, lists and dicts, not a map's or a constant's text)."""
+    import string
+
+    if isinstance(spec, str):
+        return {name for _, name, _, _ in string.Formatter().parse(spec) if name}
+    if isinstance(spec, list):
+        return set().union(*(placeholders(s) for s in spec)) if spec else set()
+    if isinstance(spec, dict):
+        return set().union(*(placeholders(v) for k, v in spec.items() if k not in NOT_COLUMNS)) if spec else set()
+    return set()
+
+
 def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", "")) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
     columns = list(raw.columns)
@@ -351,6 +385,7 @@ def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=
         for column, match in matched:
             groups = {k: v for k, v in match.groupdict().items() if v is not None}
             slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
+            check_groups_matched(column, match, set(pattern.groupindex), options, path)
             # a slot layout: column specs with {name} placeholders, filled from this header's named groups
             local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
             part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
@@ -363,8 +398,10 @@ def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=
                 if groups.get("system")
                 else system_values(raw, needed("system", local.get("system")), path, "system")
             )
-            if slots and "judgement" not in options:  # one judgement per row, slot and criterion
-                part["_judgement"] = part["_row"] + f":{'|'.join(slots.values())}:{criterion}"
+            if (slots or groups.get("item")) and "judgement" not in options:
+                # one judgement per row, slot (or item named by the header) and criterion
+                keys = [*slots.values(), *([groups["item"]] if groups.get("item") else [])]
+                part["_judgement"] = part["_row"] + f":{'|'.join(keys)}:{criterion}"
             frames.append(part.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     else:
         raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
@@ -376,7 +413,7 @@ def key_table(inputs: dict, join: dict) -> pd.DataFrame:
     if join["role"] not in inputs:
         raise HumevalError(f"join: no input role {join['role']!r} (roles: {sorted(inputs)})")
     path = inputs[join["role"]]
-    key = read_table(path, join)
+    key = keep_rows(read_table(path, join), join.get("where", {}), path)
     on = join["on"] if isinstance(join["on"], dict) else {join["on"]: join["on"]}
     wanted = [*on.values(), *join.get("columns", [])]
     missing = [c for c in wanted if c not in key.columns]
@@ -385,6 +422,8 @@ def key_table(inputs: dict, join: dict) -> pd.DataFrame:
             f"join: key file lacks column(s) {missing} ({columns_hint(list(key.columns), missing[0])})", file=path
         )
     key = key[wanted]
+    if join.get("duplicates", "error") == "first":  # a key file that lists each item more than once
+        key = key.drop_duplicates(list(on.values()), keep="first")
     twice = key.duplicated(list(on.values()))
     if twice.any():
         raise HumevalError(
@@ -483,9 +522,10 @@ def load(
     carry : dict of str to column spec or list, optional
         Tidy column -> the column(s) it copies, joined with ``|`` (not a tidy column's name, nor ``rater``).
     join : dict, optional
-        ``{role, on, columns}``: input ``role`` is a key file, not an export; each export row takes the key
-        file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they differ); a row
-        whose key is missing is an error.
+        ``{role, on, columns, where?, duplicates?}``: input ``role`` is a key file, not an export; each export row
+        takes the key file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they
+        differ); a row whose key is missing is an error. ``where`` keeps the key file's matching rows;
+        ``duplicates: first`` keeps the first row of a key listed more than once (default ``error``).
     format : {'csv', 'tsv', 'xlsx', 'jsonl'}, optional
         The file format. Default: from the file suffix (``.csv``, ``.tsv``/``.tab``, ``.xlsx``,
         ``.jsonl``/``.ndjson``), else CSV.

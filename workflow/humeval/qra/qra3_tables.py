@@ -83,6 +83,24 @@ def item_labels(kept: pd.DataFrame, spec: dict, experiments: list[str], labels: 
     return by_label.reindex([labels[e] for e in experiments]).set_axis(experiments)
 
 
+def unshared_items(labelled: pd.DataFrame) -> list[str]:
+    """A line for each experiment whose labelled items no other experiment labels (their item ids do not overlap):
+    Type III's alpha pairs labels by item, so such an experiment adds nothing to it, which a reader must be told.
+
+    >>> unshared_items(pd.DataFrame({"i1": [1, 2, None], "i2": [1, None, None], "x9": [None, None, 3]},
+    ...                             index=["O", "R1", "R2"]))
+    ['Type III: R2 labels 1 item(s), none of them labelled by another experiment (the item ids do not overlap): it adds nothing to alpha']
+    """
+    present = labelled.notna()
+    shared = present & (present.sum(axis=0) >= 2)
+    return [
+        f"Type III: {experiment} labels {int(present.loc[experiment].sum())} item(s), none of them labelled by another "
+        "experiment (the item ids do not overlap): it adds nothing to alpha"
+        for experiment in labelled.index
+        if present.loc[experiment].any() and not shared.loc[experiment].any()
+    ]
+
+
 def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict]):
     """One QRA3 table: (cells, notes, tool input rows). ``experiments``: id -> config entry (``label``)."""
     labels = {e: experiments[e].get("label", e) for e in experiments}
@@ -138,6 +156,7 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
         if "item_labels" in criterion:
             spec = criterion["item_labels"]
             labelled = item_labels(kept, spec, included, labels)
+            notes += [f"{name}: {line}" for line in unshared_items(labelled)]
             level, domain = spec.get("level", entry.get("level", "ordinal")), spec.get("value_domain")
             alpha = labels_alpha(labelled, level, domain)
             if np.isnan(alpha):
