@@ -20,9 +20,16 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(scope="session")
 def full_run(tmp_path_factory):
-    """One run of the whole pipeline (every enabled study) and its HTML report, shared by the e2e tests."""
+    """One run of the whole pipeline (every enabled study) and its HTML report, shared by the e2e tests; with
+    ``$HUMEVAL_FULL_RUN`` set, that folder holds one already (a project with more studies or experiments:
+    tests/test_e2e_added_study.py)."""
+    import os
+    from pathlib import Path
+
     from helpers import copy_project, raw_source, run_snakemake
 
+    if os.environ.get("HUMEVAL_FULL_RUN"):
+        return Path(os.environ["HUMEVAL_FULL_RUN"])
     env = raw_source()
     workdir = copy_project(tmp_path_factory.mktemp("full"))
     result = run_snakemake(workdir, env=env)

@@ -343,3 +343,22 @@ def test_derived_frames_are_checked_before_any_job_runs(tmp_path, change, expect
 
     with pytest.raises(HumevalError, match=expected):
         load_study(study_variant(TOY, tmp_path, derive))
+
+
+@pytest.mark.parametrize(
+    ("counts", "expected"),
+    [
+        ({"A": {"better": 13, "worse": 7}, "B": {"better": 4, "same": 16}}, r"systems give different answers"),
+        (
+            {"A": {"better": 13, "same": 3, "worse": 5}, "B": {"better": 4, "same": 3, "worse": 13}},
+            r"counts of system 'A' sum to 21, expected total 20",
+        ),
+        ({"A": [13, 7], "B": [4, 16]}, r"answer_counts give \{answer: count\} per system"),
+    ],
+)
+def test_a_printed_count_table_is_checked_when_the_study_is_loaded(tmp_path, counts, expected):
+    path = study_variant(TOY, tmp_path, lambda s: s["published_aggregates"][0].update(counts=counts))
+    with pytest.raises(
+        HumevalError, match=r"key published_aggregates\.0: published aggregate printed_choices: " + expected
+    ):
+        load_study(path)

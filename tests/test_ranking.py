@@ -4,7 +4,8 @@ import pandas as pd
 import pytest
 from helpers import REPO
 
-from humeval.config import load_study, rank_count_rows
+from humeval.aggregates import rank_count_rows
+from humeval.config import load_study
 from humeval.errors import HumevalError
 from humeval.metrics.ranking import average_rank, rank_counts
 from humeval.studyfile import read_yaml

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from humeval.aggregates import rank_count_rows
+from humeval.aggregates import aggregate_cells
 from humeval.errors import HumevalError
 from humeval.patterns import check_patterns
 from humeval.rounding import PRINTED_NUMBER
@@ -150,7 +150,7 @@ def check_references(study: dict, source: str) -> None:
                 fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
     for k, aggregate in enumerate(study.get("published_aggregates", [])):
         try:
-            rank_count_rows(aggregate)
+            aggregate_cells(aggregate)
         except HumevalError as exc:
             fail(f"key published_aggregates.{k}: {exc}")
     for k, entry in enumerate(study.get("figures", [])):

@@ -102,10 +102,9 @@ def published_blocks(study: dict) -> list[dict]:
     numbers the paper printed, shown in the audit as published only)."""
     blocks = list(study.get("published", []))
     for aggregate in study.get("published_aggregates", []):
-        cells = {
-            system: {aggregate["column"].format(rank=rank): str(count) for rank, count in enumerate(row, 1)}
-            for system, row in aggregate["counts"].items()
-        }
+        from humeval.aggregates import aggregate_cells
+
+        cells = aggregate_cells(aggregate)
         blocks.append(
             {
                 "table": aggregate["table"],

@@ -22,7 +22,7 @@ SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile
 #: Per stage (a rule of workflow/rules): package files and folders (ending in ``/``) besides :data:`SHARED`.
 STAGE_CODE: dict[str, tuple[str, ...]] = {
     "fetch_raw": ("fetch.py",),
-    "published": ("fetch.py", "published.py", "rounding.py"),
+    "published": ("fetch.py", "published.py", "aggregates.py", "rounding.py"),
     "extract": ("fetch.py", "loaders/", "tidy.py", "patterns.py"),
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py", "cv_star.py"),

@@ -1,11 +1,12 @@
-"""Design counts (the ``counts`` table every study carries)."""
+"""Counts: the design counts every study carries (``counts``), and the shares a printed count table implies
+(``answer_shares``)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, value_frame
+from humeval.metrics import SCALES, Scale, StudyData, value_frame
 from humeval.vocabulary import register
 
 
@@ -60,4 +61,48 @@ def count_numbers(data: StudyData, *, table: str, rows: dict[str, dict], column:
             reference = data.tidy if spec.get("frame", "tidy") in ("tidy", "kept") else frame
             frame = filter_where(frame, spec["where"], reference)
         out.append((label, column, float(count_rows(frame, distinct=spec.get("distinct")))))
+    return value_frame(table, out)
+
+
+@register("metric", "answer_shares")
+def answer_share_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    aggregate: str,
+    column: str = "{answer}",
+    row: str = "{system}",
+    scale: Scale = "percent",
+) -> pd.DataFrame:
+    """Each system's share of each answer, from a printed count table (a ``published_aggregates`` entry of kind
+    ``answer_counts``): an original known only from its counts is checked against its printed percentages, and
+    its shares can be a QRA input like any metric value.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    aggregate : str
+        The ``id`` of the ``answer_counts`` aggregate.
+    column, row : str
+        Templates over ``{answer}`` and ``{system}``.
+    scale : {'percent', 'proportion'}
+        The shares in per cent or as proportions.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): per system and answer, count / the system's total.
+    """
+    from humeval.aggregates import answer_count_rows
+
+    found = [a for a in data.config.get("published_aggregates", []) if a["id"] == aggregate]
+    if not found or found[0]["kind"] != "answer_counts":
+        raise HumevalError(f"no published aggregate {aggregate!r} of kind answer_counts")
+    out = []
+    for system, counts in answer_count_rows(found[0]).items():
+        total = sum(counts.values())
+        for answer, n in counts.items():
+            fields = {"system": system, "answer": answer}
+            out.append((row.format(**fields), column.format(**fields), 100 * n / total * SCALES[scale]))
     return value_frame(table, out)

@@ -1,0 +1,86 @@
+"""The promise of docs/adding-a-study.md, tested: adding a study, or one more experiment to an existing study, breaks
+no test that does not check that study's printed numbers.
+
+A copy of the project gets a synthetic study (the template under a new name, its export in the test mirror
+``.test/raw``) and a fifth experiment in the yao study (R4: a second reading of R3's export, as a researcher adds a
+reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and the report run there,
+and then every test that reads the shared full run (``full_run``) runs against that copy (``HUMEVAL_FULL_RUN``).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import yaml
+from helpers import REPO, copy_project, raw_source, run_snakemake
+
+pytestmark = pytest.mark.e2e
+
+NEW_STUDY = "example-2026-another-ranking"
+#: The tests that read the shared full run, less those that make runs of their own (faults, reruns, module, SLURM).
+FULL_RUN_TESTS = [
+    "test_e2e_evidence.py",
+    "test_e2e_finch.py",
+    "test_e2e_hosking.py",
+    "test_e2e_liu.py",
+    "test_e2e_markdown.py",
+    "test_e2e_privacy.py",
+    "test_e2e_r_crosscheck.py",
+    "test_e2e_report.py",
+    "test_e2e_santhanam.py",
+    "test_e2e_shardlow.py",
+    "test_e2e_yao.py",
+    "test_heds.py",
+]
+
+
+def add_an_experiment_to_yao(study: dict) -> None:
+    """R4: R3's export read again as a new reproduction, with its rows in the tables that list rows by experiment."""
+    study["experiments"].append({"id": "R4", "label": "R4", "citation": "A synthetic fifth experiment (R3's data)."})
+    r3 = next(e for e in study["extract"] if e["side"] == "R3")
+    study["extract"].append({**r3, "side": "R4"})
+    for table in study["tables"]:
+        for key in ("rows", "columns"):
+            labels = table.get(key) or []
+            table[key] = labels + [
+                "|".join("R4" if part == "R3" else part for part in str(label).split("|"))
+                for label in labels
+                if "R3" in str(label).split("|")
+            ]
+
+
+def extended_project(tmp_path):
+    workdir = copy_project(tmp_path / "project")
+    studies = workdir / "config/studies"
+    template = yaml.safe_load((REPO / "config/studies/_template.yaml").read_text())
+    (studies / f"{NEW_STUDY}.yaml").write_text(yaml.safe_dump({**template, "name": NEW_STUDY}, sort_keys=False))
+    yao = yaml.safe_load((studies / "yao-2022-storybook-qag.yaml").read_text())
+    add_an_experiment_to_yao(yao)
+    (studies / "yao-2022-storybook-qag.yaml").write_text(yaml.safe_dump(yao, sort_keys=False))
+    config = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    config["studies"].append(NEW_STUDY)
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return workdir
+
+
+def test_adding_a_study_and_an_experiment_breaks_no_test_of_the_full_run(tmp_path):
+    env = raw_source()
+    mirrors = [m for m in [env.get("HUMEVAL_RAW_MIRROR", ""), str(REPO / ".test/raw")] if m]
+    env = {**env, "HUMEVAL_RAW_MIRROR": os.pathsep.join(mirrors)}
+    workdir = extended_project(tmp_path)
+    result = run_snakemake(workdir, env=env)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    report = run_snakemake(workdir, "--report", "results/report.html", env=env)
+    assert report.returncode == 0, report.stderr[-3000:]
+    assert (workdir / f"results/{NEW_STUDY}/numbers.csv").is_file()
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *FULL_RUN_TESTS],
+        cwd=REPO / "tests",
+        env={**os.environ, **env, "HUMEVAL_FULL_RUN": str(workdir)},
+        capture_output=True,
+        text=True,
+        timeout=1800,
+        check=False,
+    )
+    assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-2000:]
