@@ -3,6 +3,7 @@ kappa and ICC by group."""
 
 import pandas as pd
 import pytest
+from helpers import REPO
 
 from humeval.metrics import StudyData
 from humeval.metrics.agreement import kappa_by_group_numbers
@@ -491,3 +492,64 @@ def test_a_join_may_filter_its_key_file_and_keep_the_first_of_a_key_listed_twice
     join = {"role": "key", "on": "item_id", "columns": ["model"], "where": {"batch": 1}, "duplicates": "first"}
     judgements, _ = load({"export": str(export), "key": str(key)}, "s", "O", join=join, **params)
     assert dict(zip(judgements["item"], judgements["system"])) == {"k1": "A", "k2": "B"}
+
+
+TOY_PAIRS = REPO / ".test/raw/github/example-owner/every-measure/1111111111111111111111111111111111111111/pairs.csv"
+
+
+def toy_pairwise_data():
+    raw = pd.read_csv(TOY_PAIRS)
+    kept = pd.DataFrame(
+        {
+            "side": "P",
+            "participant": raw["rater"],
+            "item": raw["item"],
+            "system": raw["system_a"],
+            "system_b": raw["system_b"],
+            "criterion": "preference",
+            "response_type": "pairwise",
+            "value": raw["choice"].map({"a": 1, "b": -1, "tie": 0}),
+            "judgement_id": [f"j{k}" for k in range(len(raw))],
+        }
+    )
+    return raw, StudyData(kept=kept, tidy=kept, participants=pd.DataFrame(), exclusions=pd.DataFrame())
+
+
+def test_trueskill_ratings_equal_the_trueskill_package_run_on_the_raw_file_in_its_order():
+    import trueskill
+
+    from humeval.metrics.choice_ratings import choice_rating_numbers
+
+    raw, study = toy_pairwise_data()
+    out = choice_rating_numbers(study, table="t", method="trueskill")
+    env = trueskill.TrueSkill(draw_probability=0.10)
+    ratings = {s: env.create_rating() for s in "ABC"}
+    for record in raw.itertuples():  # the file's order, one update per choice
+        a, b = ratings[record.system_a], ratings[record.system_b]
+        if record.choice == "b":
+            b, a = trueskill.rate_1vs1(b, a, env=env)
+        else:
+            a, b = trueskill.rate_1vs1(a, b, drawn=record.choice == "tie", env=env)
+        ratings[record.system_a], ratings[record.system_b] = a, b
+    for system, rating in ratings.items():
+        assert cell(out, system, "mu") == pytest.approx(rating.mu, abs=1e-12)
+        assert cell(out, system, "sigma") == pytest.approx(rating.sigma, abs=1e-12)
+    shuffled = choice_rating_numbers(study, table="t", method="trueskill", order="shuffled", seed=7)
+    assert shuffled.equals(choice_rating_numbers(study, table="t", method="trueskill", order="shuffled", seed=7))
+    assert not shuffled["value"].equals(out["value"])  # the order of updates matters, so it is stated
+
+
+def test_bradley_terry_strengths_solve_the_likelihood_equations_on_the_raw_file():
+    from humeval.metrics.choice_ratings import choice_rating_numbers
+
+    _, study = toy_pairwise_data()
+    out = choice_rating_numbers(study, table="t", method="bradley_terry")
+    p = {s: cell(out, s, "strength") for s in "ABC"}
+    assert sum(p.values()) == pytest.approx(1.0)
+    # the maximum-likelihood equations: each system's wins = sum over its decided comparisons of p_s / (p_s + p_t)
+    # decided (ties left out): A>B 2, B>A 1, B>C 2, A>C 2, C>A 1
+    comparisons = {("A", "B"): (2, 1), ("B", "C"): (2, 0), ("A", "C"): (2, 1)}
+    for s in "ABC":
+        wins = sum(w if a == s else l for (a, b), (w, l) in comparisons.items() if s in (a, b))
+        expected = sum((w + l) * p[s] / (p[a] + p[b]) for (a, b), (w, l) in comparisons.items() if s in (a, b))
+        assert wins == pytest.approx(expected, abs=1e-6)

@@ -1,0 +1,143 @@
+"""Ratings of systems from pairwise choices: TrueSkill (Herbrich, Minka & Graepel 2007, the ``trueskill`` package)
+and Bradley-Terry (the ``choix`` package's maximum-likelihood fit), as reproductions that report either print them.
+
+TrueSkill is sequential: each choice updates the two systems' ratings in turn, so the result depends on the order of
+the updates, which the entry states (the judgements' order in the export, or a seeded shuffle of it).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
+
+
+def trueskill_ratings(pairs: pd.DataFrame, *, draw_probability: float = 0.10) -> pd.DataFrame:
+    """TrueSkill ``mu`` and ``sigma`` per system after one update per choice, in the order of ``pairs`` (system,
+    system_b, value: +1 system chosen, -1 system_b, 0 a draw), from the package's default prior (mu 25, sigma 25/3,
+    beta 25/6, tau 25/300), and ``conservative`` = mu - 3 sigma.
+
+    >>> pairs = pd.DataFrame({"system": ["a", "a"], "system_b": ["b", "b"], "value": [1, 1]})
+    >>> trueskill_ratings(pairs)["mu"].round(3).tolist()
+    [31.23, 18.77]
+    """
+    import trueskill
+
+    env = trueskill.TrueSkill(draw_probability=draw_probability)
+    ratings: dict[str, trueskill.Rating] = {}
+    for a, b, value in zip(pairs["system"], pairs["system_b"], pd.to_numeric(pairs["value"])):
+        ra, rb = ratings.setdefault(a, env.create_rating()), ratings.setdefault(b, env.create_rating())
+        if value < 0:
+            rb, ra = trueskill.rate_1vs1(rb, ra, env=env)
+        else:
+            ra, rb = trueskill.rate_1vs1(ra, rb, drawn=bool(value == 0), env=env)
+        ratings[a], ratings[b] = ra, rb
+    frame = pd.DataFrame({"mu": [r.mu for r in ratings.values()], "sigma": [r.sigma for r in ratings.values()]})
+    frame.index = list(ratings)
+    return frame.assign(conservative=frame["mu"] - 3 * frame["sigma"])
+
+
+def bradley_terry_strengths(pairs: pd.DataFrame, *, alpha: float = 0.0) -> pd.DataFrame:
+    """Bradley-Terry strengths per system by maximum likelihood (``choix.ilsr_pairwise``, regularised by ``alpha``):
+    ``log_strength`` (mean 0) and ``strength`` (the shares exp(log_strength) / their sum, the probability model's
+    scale). Draws carry no information for the model and are left out.
+
+    >>> pairs = pd.DataFrame({"system": ["a"] * 4, "system_b": ["b"] * 4, "value": [1, 1, 1, -1]})
+    >>> bradley_terry_strengths(pairs)["strength"].round(4).tolist()  # a beats b 3 times to 1: 3 / (3 + 1)
+    [0.75, 0.25]
+    """
+    import choix
+
+    decided = pairs[pd.to_numeric(pairs["value"]) != 0]
+    systems = list(dict.fromkeys([*pairs["system"], *pairs["system_b"]]))
+    index = {s: k for k, s in enumerate(systems)}
+    won = pd.to_numeric(decided["value"]) > 0
+    data = [
+        (index[a], index[b]) if w else (index[b], index[a])
+        for a, b, w in zip(decided["system"], decided["system_b"], won)
+    ]
+    try:
+        params = choix.ilsr_pairwise(len(systems), data, alpha=alpha)
+    except (RuntimeError, ValueError) as exc:  # no finite maximum: a system never won or never lost
+        raise HumevalError(f"Bradley-Terry has no finite fit ({exc}); set alpha > 0 to regularise it") from None
+    log_strength = params - params.mean()
+    strength = np.exp(log_strength) / np.exp(log_strength).sum()
+    return pd.DataFrame({"log_strength": log_strength, "strength": strength}, index=systems)
+
+
+@register("metric", "choice_ratings")
+def choice_rating_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    method: Literal["trueskill", "bradley_terry"],
+    row: str = "{system}",
+    column: str = "{stat}",
+    by: Columns = (),
+    order: Literal["judgements", "shuffled"] = "judgements",
+    seed: int = 0,
+    draw_probability: float = 0.10,
+    alpha: float = 0.0,
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: Frame = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Ratings of the systems from the pairwise choices, per group of ``by``: TrueSkill (:func:`trueskill_ratings`)
+    or Bradley-Terry (:func:`bradley_terry_strengths`).
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    method : {'trueskill', 'bradley_terry'}
+        TrueSkill (sequential updates; statistics ``mu``, ``sigma``, ``conservative``) or Bradley-Terry (a
+        maximum-likelihood fit; statistics ``log_strength``, ``strength``).
+    row, column : str
+        Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
+    by : list of str
+        The columns whose values make a group, rated apart.
+    order : {'judgements', 'shuffled'}
+        TrueSkill's order of updates: the judgements' order in the tidy table (the export's), or a shuffle of it
+        drawn with ``seed`` (numpy's default generator).
+    seed : int
+        The seed of the shuffle.
+    draw_probability : float
+        TrueSkill's prior probability of a draw (the package's default 0.10); a tie is a draw.
+    alpha : float
+        Bradley-Terry's regularisation (0: the plain maximum-likelihood fit).
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): per group, system and statistic.
+    """
+    rows = data.rows(frame, variant, where)
+    rows = rows[rows["response_type"] == "pairwise"]
+    out = []
+    for keys, pairs in groups_of(rows, by):
+        if order == "shuffled":
+            pairs = pairs.iloc[np.random.default_rng(seed).permutation(len(pairs))]
+        if method == "trueskill":
+            rated = trueskill_ratings(pairs, draw_probability=draw_probability)
+        else:
+            rated = bradley_terry_strengths(pairs, alpha=alpha)
+        for system, record in rated.iterrows():
+            for stat, value in record.items():
+                fields = {**keys, "system": system, "stat": stat}
+                out.append((render(row, fields, labels), render(column, fields, labels), float(value)))
+    return value_frame(table, out)
