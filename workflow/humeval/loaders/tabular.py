@@ -307,11 +307,11 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
 SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
 
 
-def check_groups_matched(column: str, match, names: set[str], options: dict, path: str) -> None:
+def check_groups_matched(column: str, groups: set[str], names: set[str], options: dict, path: str) -> None:
     """A header the ``columns`` pattern matched gives every named group the layout needs: the criterion (unless the
     params give one) and each group a column spec's ``{placeholder}`` names. An optional group that did not match
-    is one line naming the file, the header and the group (not an empty judgement id found later)."""
-    groups = {k for k, v in match.groupdict().items() if v is not None}
+    is one line naming the file, the header and the group (not an empty judgement id found later). ``groups``:
+    the groups this header gives; ``names``: every named group of the pattern."""
     if "criterion" not in groups and options.get("criterion") is None:
         raise HumevalError(
             f"header {column!r}: the columns pattern's group 'criterion' did not match it and the params give no "
@@ -341,11 +341,15 @@ def placeholders(spec) -> set[str]:
     return set()
 
 
-def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", "")) -> pd.DataFrame:
-    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried)."""
+def long_rows(
+    raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", ""), blocks: list[dict] | None = None
+) -> pd.DataFrame:
+    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).
+    ``blocks``: a positional key file's blocks (:func:`positional_blocks`), the columns the kth melted header
+    takes."""
     columns = list(raw.columns)
     slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
-    base = None if slotted else base_rows(raw, options, path, role, salt)
+    base = None if slotted or blocks is not None else base_rows(raw, options, path, role, salt)
     shape = options.get("shape", "wide")
 
     def needed(key, value):  # shape-specific parameters: optional in general, required by their shape
@@ -382,10 +386,23 @@ def long_rows(raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=
                 f"no header matches columns pattern {pattern.pattern!r} (first columns: {columns[:8]}; {len(columns)} columns)",
                 file=path,
             )
-        for column, match in matched:
+        uses_position = "position" in {n for k in SLOT_KEYS if k in options for n in placeholders(options[k])}
+        if blocks is not None and len(blocks) != len(matched):
+            raise HumevalError(
+                f"join: the positional key file lists {len(blocks)} questions, the export has {len(matched)} "
+                f"matching headers",
+                file=path,
+            )
+        for position, (column, match) in enumerate(matched, 1):
             groups = {k: v for k, v in match.groupdict().items() if v is not None}
             slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
-            check_groups_matched(column, match, set(pattern.groupindex), options, path)
+            if uses_position:  # {position}: the header's place among the matched headers (1, 2, ...)
+                groups.setdefault("position", str(position))
+            if uses_position or blocks is not None:  # each header is a question of its own: one judgement each
+                slots.setdefault("position", str(position))
+            if blocks is not None:  # the key file's question, and its place as column position
+                raw = raw.assign(position=str(position), **blocks[position - 1])
+            check_groups_matched(column, set(groups), set(pattern.groupindex), options, path)
             # a slot layout: column specs with {name} placeholders, filled from this header's named groups
             local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
             part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
@@ -430,6 +447,30 @@ def key_table(inputs: dict, join: dict) -> pd.DataFrame:
             f"join: key {key[list(on.values())].iloc[int(twice.to_numpy().argmax())].tolist()} appears twice", file=path
         )
     return key.rename(columns={right: left for left, right in on.items()})
+
+
+def positional_blocks(inputs: dict, join: dict) -> list[dict]:
+    """A key file that lists its questions by position, ``positional`` rows per question in order (a pair's two
+    systems, say): per question, ``{<column><j>: value}`` for each of the join's ``columns`` and j = 1..positional,
+    which the question's melted header takes (``system: {column: system1}``, ``system_b: {column: system2}``).
+
+    A key file whose rows do not fill whole questions is an error naming it.
+    """
+    if join["role"] not in inputs:
+        raise HumevalError(f"join: no input role {join['role']!r} (roles: {sorted(inputs)})")
+    path, size = inputs[join["role"]], int(join["positional"])
+    key = keep_rows(read_table(path, join), join.get("where", {}), path).reset_index(drop=True)
+    missing = [c for c in join.get("columns", []) if c not in key.columns]
+    if missing:
+        raise HumevalError(
+            f"join: key file lacks column(s) {missing} ({columns_hint(list(key.columns), missing[0])})", file=path
+        )
+    if len(key) % size:
+        raise HumevalError(f"join: {len(key)} rows are not whole questions of {size} rows each", file=path)
+    return [
+        {f"{c}{j + 1}": key.loc[start + j, c] for c in join.get("columns", []) for j in range(size)}
+        for start in range(0, len(key), size)
+    ]
 
 
 def joined_with_key(raw: pd.DataFrame, key: pd.DataFrame, join: dict, path: str) -> pd.DataFrame:
@@ -498,7 +539,9 @@ def load(
     columns : str, optional
         ``melt``: a regular expression over the headers; its named groups ``criterion``, ``item`` and ``system``
         say what a header holds, any other group (``slot``) fills ``{slot}`` placeholders in the column specs
-        of ``participant``, ``item``, ``judgement``, ``system``, ``system_b`` and ``carry``.
+        of ``participant``, ``item``, ``judgement``, ``system``, ``system_b`` and ``carry``; ``{position}`` is the
+        header's place among the matched ones (1, 2, ...: headers a form repeats, which pandas reads as ``x``,
+        ``x.1``, ...).
     criterion : str or dict, optional
         ``long``: the criterion, a constant or a column spec; ``melt``: the criterion when the header has none.
     value : str or dict, optional
@@ -525,7 +568,10 @@ def load(
         ``{role, on, columns, where?, duplicates?}``: input ``role`` is a key file, not an export; each export row
         takes the key file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they
         differ); a row whose key is missing is an error. ``where`` keeps the key file's matching rows;
-        ``duplicates: first`` keeps the first row of a key listed more than once (default ``error``).
+        ``duplicates: first`` keeps the first row of a key listed more than once (default ``error``). With
+        ``positional: k`` (``melt`` only) the key file has no key column: it lists its questions in order, k rows
+        each, and the kth melted header takes question k's values as columns ``<column>1`` .. ``<column>k`` (and k
+        as column ``position``, for ``item: [position]``).
     format : {'csv', 'tsv', 'xlsx', 'jsonl'}, optional
         The file format. Default: from the file suffix (``.csv``, ``.tsv``/``.tab``, ``.xlsx``,
         ``.jsonl``/``.ndjson``), else CSV.
@@ -569,7 +615,9 @@ def load(
         raise HumevalError("loader 'tabular' needs at least one raw input", study=study)
     response_type = options.get("response_type", "rating")
     join = options.get("join")
-    key = key_table(inputs, join) if join else None
+    positional = bool(join and join.get("positional"))
+    key = key_table(inputs, join) if join and not positional else None
+    blocks = positional_blocks(inputs, join) if positional else None
     frames = []
     for role, path in inputs.items():
         if join and role == join["role"]:
@@ -579,7 +627,7 @@ def load(
         if key is not None:
             raw = joined_with_key(raw, key, join, path)
         raw = keep_rows(raw, options.get("where", {}), path)
-        rows = long_rows(raw, options, path, role, (study, side))
+        rows = long_rows(raw, options, path, role, (study, side), blocks)
         if "_judgement" not in rows:
             rows["_judgement"] = rows["_row"] + (":" + rows["criterion"].astype(str) if response_type != "rank" else "")
         frames.append(rows.assign(_file=path))
