@@ -558,6 +558,7 @@ def test_bradley_terry_strengths_solve_the_likelihood_equations_on_the_raw_file(
 def test_a_form_with_one_repeated_question_header_and_a_positional_key_file(tmp_path):
     """Google Forms: every preference question has the same header (pandas reads them as x, x.1, x.2), and the key
     file lists each question's two systems positionally, two rows per question in order."""
+    from humeval.errors import HumevalError
     from humeval.loaders.tabular import load
 
     export, key = tmp_path / "form.csv", tmp_path / "key.csv"
@@ -568,20 +569,21 @@ def test_a_form_with_one_repeated_question_header_and_a_positional_key_file(tmp_
         "t2,bob,Response A,Response A,Response B\n"
     )
     key.write_text("system\nGPT\nOURS\nOURS\nGPT\nGPT\nBASE\n")  # q1: GPT vs OURS, q2: OURS vs GPT, q3: GPT vs BASE
-    judgements, _ = load(
+    inputs, params = (
         {"form": str(export), "key": str(key)},
-        "s",
-        "O",
-        participant="Rater",
-        item=["position"],
-        shape="melt",
-        columns=r"^(?P<criterion>Which response is better\?)(\.\d+)?$",
-        response_type="pairwise",
-        system={"column": "system1"},
-        system_b={"column": "system2"},
-        value_map={"Response A": 1, "Response B": -1},
-        join={"role": "key", "positional": 2, "columns": ["system"]},
+        {
+            "participant": "Rater",
+            "item": ["position"],
+            "shape": "melt",
+            "columns": r"^(?P<criterion>Which response is better\?)(\.\d+)?$",
+            "response_type": "pairwise",
+            "system": {"column": "system1"},
+            "system_b": {"column": "system2"},
+            "value_map": {"Response A": 1, "Response B": -1},
+            "join": {"role": "key", "positional": 2, "columns": ["system"]},
+        },
     )
+    judgements, _ = load(inputs, "s", "O", **params)
     got = sorted(zip(judgements["item"], judgements["system"], judgements["system_b"], judgements["value"]))
     assert got == [
         ("1", "GPT", "OURS", 1),
@@ -593,18 +595,5 @@ def test_a_form_with_one_repeated_question_header_and_a_positional_key_file(tmp_
     ]
     assert judgements["judgement_id"].nunique() == 6
     key.write_text("system\nGPT\nOURS\nOURS\n")
-    with pytest.raises(Exception, match=r"join: 3 rows are not whole questions of 2 rows each"):
-        load(
-            {"form": str(export), "key": str(key)},
-            "s",
-            "O",
-            participant="Rater",
-            item=["position"],
-            shape="melt",
-            columns=r"^(?P<criterion>Which response is better\?)(\.\d+)?$",
-            response_type="pairwise",
-            system={"column": "system1"},
-            system_b={"column": "system2"},
-            value_map={"Response A": 1, "Response B": -1},
-            join={"role": "key", "positional": 2, "columns": ["system"]},
-        )
+    with pytest.raises(HumevalError, match=r"join: 3 rows are not whole questions of 2 rows each"):
+        load(inputs, "s", "O", **params)
