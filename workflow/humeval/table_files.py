@@ -1,5 +1,5 @@
-"""Each paper table's files: ``<table>.csv`` (full precision, through the one CSV writer), ``<table>.md`` and
-``<table>.html`` (the paper's precision, marked cells), and the conditions table read from the datasheets. The
+"""Each paper table's files: ``<table>.csv`` (full precision, through the one CSV writer), ``<table>.md``,
+``<table>.tex`` (LaTeX with booktabs) and ``<table>.html`` (the paper's precision, marked cells), and the conditions table read from the datasheets. The
 cells come from :mod:`humeval.tables`, the pages from :mod:`humeval.html_tables`; this module writes, nothing
 imports it but the tables stage."""
 
@@ -11,27 +11,28 @@ import pandas as pd
 
 from humeval.html_tables import frame_html, table_html
 from humeval.intermediate import write_csv
-from humeval.tables import frame_markdown, markdown_table, wide_table
+from humeval.tables import frame_latex, frame_markdown, latex_table, markdown_table, wide_table
 
 
 def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
-    """Write ``<table>.csv``, ``<table>.md`` and ``<table>.html`` (:mod:`humeval.html_tables`) for every
-    configured table."""
+    """Write ``<table>.csv``, ``<table>.md``, ``<table>.tex`` and ``<table>.html`` (:mod:`humeval.html_tables`) for
+    every configured table."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
     rounding = study.get("rounding", "half_up")
     written = []
     for table in study["tables"]:
-        paths = [outdir / f"{table['id']}.{suffix}" for suffix in ("csv", "md", "html")]
+        paths = [outdir / f"{table['id']}.{suffix}" for suffix in ("csv", "md", "html", "tex")]
         write_csv(wide_table(audit, table), paths[0], index=True)
         paths[1].write_text(markdown_table(audit, table, rounding))
         paths[2].write_text(table_html(audit, table, study, rounding))
+        paths[3].write_text(latex_table(audit, table, rounding))
         written += paths
     return written
 
 
 def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path) -> pd.DataFrame | None:
-    """``conditions.csv|md|html`` (:func:`humeval.heds.conditions_frame`): the conditions of measurement of the
+    """``conditions.csv|md|tex|html`` (:func:`humeval.heds.conditions_frame`): the conditions of measurement of the
     study's experiments side by side, a cell that differs from O's marked ``≠`` in Markdown and HTML; and the same
     cells as audit rows (status ``condition``, the text in ``note``). None when no experiment states any."""
     import logging
@@ -56,6 +57,13 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
         + frame_markdown(shown.drop(columns=["differs_from_O", "sources"]))
         + ("\n\nNot read: " + "; ".join(warnings) if warnings else "")
         + "\n"
+    )
+    (outdir / "conditions.tex").write_text(
+        frame_latex(
+            shown.drop(columns=["differs_from_O", "sources"]),
+            f"Conditions of measurement ({', '.join(ids)}); ≠ differs from O",
+            "conditions",
+        )
     )
     (outdir / "conditions.html").write_text(
         frame_html(

@@ -9,6 +9,7 @@ footnotes say why.
 
 from __future__ import annotations
 
+import re
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 import pandas as pd
@@ -150,6 +151,99 @@ def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") 
         for (mark, text), cells in footnotes.items()
     )
     return f"{title}\n\n" + "\n".join(lines) + "\n" + (f"\nNotes:{notes}\n" if notes else "")
+
+
+#: Characters LaTeX reads as markup, and the status marks, as LaTeX text (the one escaping path of ``.tex`` files).
+LATEX_TEXT = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+    "|": r"\textbar{}",
+    PUBLISHED_MARK: r"\textsuperscript{\dag}",
+    MISMATCH_MARK: r"\textsuperscript{\ddag}",
+    ROUNDING_MARK: r"\textsuperscript{\S}",
+    INPUT_MARK: r"\textsuperscript{\textdegree}",
+    "≠": r"$\neq$",
+}
+
+
+def latex_escape(text) -> str:
+    r"""Text safe in a LaTeX document: every character LaTeX reads as markup written as text, the status marks as
+    superscripts, one line; any other character outside ASCII as ``?`` (pdfLaTeX's default encoding has no
+    glyph for it, and a raw export's text must not break the build).
+
+    >>> print(latex_escape("Likert|R1 & 50% $x_1$ †"))
+    Likert\textbar{}R1 \& 50\% \$x\_1\$ \textsuperscript{\dag}
+    """
+    out = []
+    for char in " ".join(str(text).split()):
+        out.append(LATEX_TEXT.get(char, char if char.isascii() else "?"))
+    return "".join(out)
+
+
+def latex_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
+    """The table as a LaTeX ``table`` float (:func:`table_cells`): booktabs rules, the paper's precision, the
+    status marks (†, ‡, §, °) as superscripts and their footnotes below, every label through :func:`latex_escape`.
+    Needs ``\\usepackage{booktabs}``."""
+    header, rows, footnotes = table_cells(audit, table, rounding)
+    lines = [
+        r"\begin{table}[ht]",
+        r"\centering",
+        r"\caption{" + latex_escape(table.get("title") or table["id"]) + "}",
+        r"\label{tab:" + re.sub(r"[^A-Za-z0-9-]", "-", str(table["id"])) + "}",
+        r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
+        r"\toprule",
+        " & ".join(latex_escape(h) for h in header) + r" \\",
+        r"\midrule",
+    ]
+    lines += [" & ".join([latex_escape(label)] + [latex_escape(t) for t, _ in cells]) + r" \\" for label, cells in rows]
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    if footnotes:
+        notes = [
+            f"{latex_escape(mark)} {latex_escape('; '.join(cells))}: {latex_escape(text)}"
+            for (mark, text), cells in footnotes.items()
+        ]
+        lines += [r"\par\smallskip\footnotesize", r"\\ ".join(notes)]
+    lines.append(r"\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def frame_latex(frame: pd.DataFrame, caption: str, label: str, decimals: int = 3) -> str:
+    """A plain data frame as a LaTeX ``table`` float with booktabs rules (numbers at ``decimals``, text through
+    :func:`latex_escape`), for tables that are no paper table (the conditions of measurement)."""
+
+    def cell(value):
+        return format_number(value, decimals) if isinstance(value, float) else latex_escape(value)
+
+    body = [" & ".join(cell(v) for v in row) + r" \\" for row in frame.itertuples(index=False)]
+    return (
+        "\n".join(
+            [
+                r"\begin{table}[ht]",
+                r"\centering",
+                r"\caption{" + latex_escape(caption) + "}",
+                r"\label{tab:" + re.sub(r"[^A-Za-z0-9-]", "-", label) + "}",
+                r"\begin{tabular}{l" + "p{3.5cm}" * (len(frame.columns) - 1) + "}",  # long text wraps
+                r"\toprule",
+                " & ".join(latex_escape(c) for c in frame.columns) + r" \\",
+                r"\midrule",
+                *body,
+                r"\bottomrule",
+                r"\end{tabular}",
+                r"\end{table}",
+            ]
+        )
+        + "\n"
+    )
 
 
 def frame_markdown(frame: pd.DataFrame, decimals: int = 3) -> str:
