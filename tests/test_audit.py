@@ -63,3 +63,28 @@ def test_a_qra3_input_taken_from_a_published_number_is_a_published_input_not_rec
     assert audit.loc["a", "status"] == "published_input"
     assert audit.loc["a", "note"] == "input taken from the published preference/VAE/original"
     assert audit.loc["b", "status"] == "recomputed_only" and audit.loc["b", "note"] == ""
+
+
+def test_the_claims_summary_reads_yes_and_no():
+    from humeval.summary import claims_summary
+
+    audit = pd.DataFrame(
+        {
+            "table": "claims",
+            "row": ["K1", "K1", "K1", "K1.1", "K1.1", "K1.1", "K1.1"],
+            "column": [
+                "original",
+                "reproduction",
+                "replicated",
+                "original_left",
+                "original_right",
+                "reproduction_left",
+                "reproduction_right",
+            ],
+            "value": [1.0, 0.0, 0.0, 0.5, 0.4, 0.3, 0.35],
+        }
+    )
+    study = {"qra": [{"type": "claims", "claims": [{"id": "K1", "text": "A beats B"}]}]}
+    row = claims_summary({"s": audit}, {"s": study}).iloc[0]
+    assert (row["original_holds"], row["reproduction_holds"], row["replicated"]) == ("yes", "no", "no")
+    assert row["evidence"] == "original: 0.5 vs 0.4; reproduction: 0.3 vs 0.35;"

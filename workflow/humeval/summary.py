@@ -26,8 +26,13 @@ def qra_summary(per_study: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return out[["study"] + [c for c in out.columns if c != "study"]]
 
 
+#: A claim's verdict as a reader reads it.
+YES_NO = {True: "yes", False: "no"}
+
+
 def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) -> pd.DataFrame:
-    """Type IV: each study's claims with the verdict on both sides and the numbers behind each verdict."""
+    """Type IV: each study's claims with the verdict on both sides (yes / no) and the numbers behind each
+    verdict."""
     rows = []
     for study, audit in audits.items():
         texts = {
@@ -57,9 +62,9 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
                     "study": study,
                     "claim": claim_id,
                     "text": text,
-                    "original_holds": int(cells[(claim_id, "original")]),
-                    "reproduction_holds": int(cells[(claim_id, "reproduction")]),
-                    "replicated": int(cells[(claim_id, "replicated")]),
+                    "original_holds": YES_NO[bool(cells[(claim_id, "original")])],
+                    "reproduction_holds": YES_NO[bool(cells[(claim_id, "reproduction")])],
+                    "replicated": YES_NO[bool(cells[(claim_id, "replicated")])],
                     "evidence": " | ".join(evidence),
                 }
             )
