@@ -279,6 +279,52 @@ def evidence_counts(audit: pd.DataFrame) -> str:
 RST_SAFE = re.compile(r"[^A-Za-z0-9 .,;:()/-]")
 
 
+#: The packages whose versions make a run's numbers: the stack, and what a study may call.
+RUN_PACKAGES = (
+    "snakemake",
+    "pandas",
+    "numpy",
+    "scipy",
+    "pingouin",
+    "statsmodels",
+    "krippendorff",
+    "matplotlib",
+    "textacy",
+    "trueskill",
+    "choix",
+    "google-re2",
+    "PyYAML",
+    "humeval-repro",
+)
+
+
+def run_metadata(code_version: str, config: dict, study_files: list[str | Path]) -> pd.DataFrame:
+    """The conditions of this run (``results/summary/run.csv``): the date (UTC), Python and each of
+    :data:`RUN_PACKAGES`' version, the code version, and ``config_digest``, the sha256 over the main config as the
+    run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, so that
+    a reviewer knows what made the numbers."""
+    import datetime
+    import hashlib
+    import json
+    import platform
+    from importlib import metadata
+
+    digest = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode())
+    for path in study_files:
+        digest.update(Path(path).read_bytes())
+    rows = [
+        ("date", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
+        ("python", platform.python_version()),
+    ]
+    for package in RUN_PACKAGES:
+        try:
+            rows.append((package, metadata.version(package)))
+        except metadata.PackageNotFoundError:
+            rows.append((package, "not installed"))
+    rows += [("code_version", code_version), ("config_digest", digest.hexdigest())]
+    return pd.DataFrame(rows, columns=["item", "detail"])  # not "value": the stage reader reads that as numbers
+
+
 def rst_text(text) -> str:
     """``text`` as plain RST text: every character outside :data:`RST_SAFE` replaced by ``?``. The one way data
     (study names, experiment ids, counts, the code version) reaches the front page, which Snakemake's report renders

@@ -6,6 +6,7 @@ rule summary:
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
         qra3=expand("results/{study}/qra3", study=STUDIES),
         code_version=CODE_VERSION,
+        study_files=[str(study_path(config, s)) for s in STUDIES],
         code=code_for("summary"),
     output:
         qra="results/summary/qra.csv",
@@ -60,6 +61,13 @@ rule summary:
             labels={"study": "all", "table": "raw files", "kind": "provenance"},
         ),
         overview="results/summary/overview.rst",
+        run="results/summary/run.csv",
+        run_html=report(
+            "results/summary/run.html",
+            caption="../report/summary_run.rst",
+            category="Summary",
+            labels={"study": "all", "table": "run", "kind": "provenance"},
+        ),
     log:
         "results/logs/summary/summary.log",
     benchmark:

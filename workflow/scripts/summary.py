@@ -15,6 +15,7 @@ from humeval.summary import (
     qra_summary,
     raw_files_frame,
     read_qra3_notes,
+    run_metadata,
 )
 from humeval.tables import frame_markdown
 
@@ -75,6 +76,13 @@ def main():
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )
     Path(out.overview).write_text(overview_rst(counts, audits, qra3, raw, code_version))
+    metadata = run_metadata(code_version, snakemake.config, list(snakemake.input.study_files))
+    write_csv(metadata, out.run)
+    Path(out.run_html).write_text(
+        frame_html(
+            metadata, "This run", "The date, Python and package versions, the code version and the config digest."
+        )
+    )
 
 
 run(snakemake, main)
