@@ -7,7 +7,12 @@ report it in one line instead of a traceback.
 
 
 class HumevalError(Exception):
-    """A problem with the user's input: config, raw export or published numbers."""
+    r"""A problem with the user's input: config, raw export or published numbers. Always one line: a control
+    character that a config key or an export cell carried into the message (a newline, say) is written escaped.
+
+    >>> str(HumevalError("key published.0.cells.\n: bad", file="s.yaml"))
+    's.yaml: key published.0.cells.\\n: bad'
+    """
 
     def __init__(self, message: str, *, study: str | None = None, file: str | None = None):
         self.study = study
@@ -17,4 +22,5 @@ class HumevalError(Exception):
             prefix += f"[{study}] "
         if file:
             prefix += f"{file}: "
-        super().__init__(prefix + message)
+        text = prefix + str(message)
+        super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))

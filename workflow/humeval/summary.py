@@ -124,8 +124,9 @@ def cv_star_labels(cv: pd.DataFrame) -> list[str]:
 
 
 def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
-    """Horizontal bars of CV* per measurand, coloured by study, original against reproduction (lower = more
-    reproducible); hatched bars use scores shifted to a 0-based scale, plain bars the scores as printed."""
+    """Horizontal bars of CV* per measurand, coloured by study, over the experiments it compares (lower = more
+    reproducible; the axis says how many); hatched bars use scores shifted to a 0-based scale, plain bars the scores
+    as printed; the legend below the axes."""
     from matplotlib.patches import Patch
 
     from humeval.figures import PALETTE, pyplot, save
@@ -143,15 +144,21 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     ax.set_yticks(y, cv_star_labels(cv), fontsize=7)
     for yy, value in zip(y, cv["value"]):
         ax.text(value, yy, f" {value:.1f}", va="center", fontsize=7)
-    ax.set_xlabel("CV* (%), original (O) vs reproduction (R1); lower = closer")
+    counts = sorted({len(str(i).split(";")) for i in cv["inputs"]})
+    ax.set_xlabel(
+        f"CV* (%) over the {' or '.join(map(str, counts))} experiments each measurand compares; lower = closer"
+    )
     ax.set_title("QRA Type I across studies")
-    ax.legend(
+    ax.legend(  # below the axes, never over a bar
         handles=[
             Patch(facecolor="white", edgecolor="black", label="scores as printed (the paper's recipe)"),
             Patch(facecolor="white", edgecolor="black", hatch="///", label="scores shifted to a 0-based scale"),
         ],
         fontsize=7,
-        loc="lower right",
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.14),
+        ncol=2,
+        frameon=False,
     )
     fig.tight_layout()
     save(fig, path_stem, formats)
@@ -243,25 +250,29 @@ def read_qra3_notes(exports: dict[str, str]) -> dict[tuple, list[str]]:
 
 def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
     """Criterion-level CV* (QRA3 Type I, mean over systems) per study and QRA3 table, with the share of
-    agreeing findings (Type IV) written beside each bar."""
+    agreeing findings (Type IV) written beside each bar; criteria without a CV* are counted in the title, not drawn
+    as empty rows."""
     from humeval.figures import PALETTE, pyplot, save
 
     plt = pyplot()
-    rows = qra3[qra3["level"] == "criterion"].reset_index(drop=True)
+    criteria = qra3[qra3["level"] == "criterion"]
+    rows = criteria[criteria["cv_star"].notna()].reset_index(drop=True)  # an empty row says nothing: qra3.csv says why
     fig, ax = plt.subplots(figsize=(7.5, 0.32 * max(len(rows), 4) + 1.2))
     studies = list(dict.fromkeys(rows["study"]))
     y = list(range(len(rows)))[::-1]
-    ax.barh(y, rows["cv_star"].fillna(0), color=[PALETTE[studies.index(s) % len(PALETTE)] for s in rows["study"]])
+    ax.barh(y, rows["cv_star"], color=[PALETTE[studies.index(s) % len(PALETTE)] for s in rows["study"]])
     labels = [
         f"{s.split('-')[0]} {t} ({e}): {c}"
         for s, t, e, c in zip(rows["study"], rows["table"], rows["experiments"], rows["criterion"])
     ]
     ax.set_yticks(y, labels, fontsize=7)
     for yy, cv, pf in zip(y, rows["cv_star"], rows["p_findings"]):
-        text = " n/a" if pd.isna(cv) else f" {cv:.1f}" + ("" if pd.isna(pf) else f"  (findings {pf:.2f})")
-        ax.text(0 if pd.isna(cv) else cv, yy, text, va="center", fontsize=7)
+        ax.text(cv, yy, f" {cv:.1f}" + ("" if pd.isna(pf) else f"  (findings {pf:.2f})"), va="center", fontsize=7)
     ax.set_xlabel("criterion-level CV* (%), QRA3 Type I; lower = closer")
-    ax.set_title("QRA3 across studies")
+    left_out = len(criteria) - len(rows)
+    ax.set_title(
+        "QRA3 across studies" + (f" ({left_out} criteria without a CV*: qra3.csv says why)" if left_out else "")
+    )
     fig.tight_layout()
     save(fig, path_stem, formats)
     plt.close(fig)
