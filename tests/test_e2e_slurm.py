@@ -14,7 +14,8 @@ from helpers import copy_project, package_path, raw_source, skip_or_fail
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 # generated beside the results but not results: per-job logs and benchmarks (timings), the report and its screenshots
-NOT_COMPARED = ("logs/", "benchmarks/", "screenshots/", "report.html")
+# what differs between two runs by design: logs, timings, screenshots, and the run page (its date)
+NOT_COMPARED = ("logs/", "benchmarks/", "screenshots/", "report.html", "summary/run.")
 
 
 def result_files(results: Path) -> dict[str, bytes]:

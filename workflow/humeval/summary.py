@@ -312,8 +312,8 @@ RUN_PACKAGES = (
 def run_metadata(code_version: str, config: dict, study_files: list[str | Path]) -> pd.DataFrame:
     """The conditions of this run (``results/summary/run.csv``): the date (UTC), Python and each of
     :data:`RUN_PACKAGES`' version, the code version, and ``config_digest``, the sha256 over the main config as the
-    run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, so that
-    a reviewer knows what made the numbers."""
+    run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, as the
+    summary job read them, so that a reviewer knows what made the numbers."""
     import datetime
     import hashlib
     import json

@@ -6,7 +6,6 @@ rule summary:
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
         qra3=expand("results/{study}/qra3", study=STUDIES),
         code_version=CODE_VERSION,
-        study_files=[str(study_path(config, s)) for s in STUDIES],
         code=code_for("summary"),
     output:
         qra="results/summary/qra.csv",

@@ -5,6 +5,7 @@ from pathlib import Path
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
 from humeval.runner import run, studies_config
+from humeval.studyfile import study_path
 from humeval.summary import (
     audit_summary,
     claims_summary,
@@ -76,7 +77,9 @@ def main():
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )
     Path(out.overview).write_text(overview_rst(counts, audits, qra3, raw, code_version))
-    metadata = run_metadata(code_version, snakemake.config, list(snakemake.input.study_files))
+    # the study files as this job reads them; not inputs, so that editing a title reruns no summary
+    files = [study_path(snakemake.config, name) for name in studies]
+    metadata = run_metadata(code_version, snakemake.config, files)
     write_csv(metadata, out.run)
     Path(out.run_html).write_text(
         frame_html(
