@@ -109,7 +109,7 @@ def schema_keys(path: list[str]) -> str:
 def metrics_markdown(configs: dict[str, dict]) -> str:
     import ast
 
-    qra3_doc = ast.get_docstring(vocabulary.parsed_source(str(vocabulary.module_path("humeval.qra.qra3_tables")))[0])
+    qra3_doc = ast.get_docstring(vocabulary.module_node("humeval.qra.qra3_tables"))
     qra3 = (
         "## QRA3 tables (`qra3` entries)\n\n"
         + qra3_doc.strip()

@@ -106,10 +106,9 @@ class Entry:
 
 
 @cache
-def parsed_source(path: str) -> tuple[ast.Module, str]:
-    """A package source file parsed with :mod:`ast`, and its text (parsed once per process)."""
-    source = Path(path).read_text()
-    return ast.parse(source), source
+def parsed_source(path: str) -> ast.Module:
+    """A package source file parsed with :mod:`ast` (parsed once per process)."""
+    return ast.parse(Path(path).read_text())
 
 
 def module_name(path: Path) -> str:
@@ -144,7 +143,7 @@ def index() -> dict[str, dict[str, Entry]]:
     for path in sorted(ROOT.rglob("*.py")):
         if "register(" not in path.read_text():
             continue
-        tree, _ = parsed_source(str(path))
+        tree = parsed_source(str(path))
         module = module_name(path)
         for node in tree.body:
             marked = registration(node) if isinstance(node, ast.FunctionDef) else None
@@ -230,7 +229,7 @@ def parameter_meanings(section: str) -> dict[str, str]:
 
 
 def module_node(module: str) -> ast.Module:
-    return parsed_source(str(module_path(module)))[0]
+    return parsed_source(str(module_path(module)))
 
 
 def definition(module: str, name: str) -> tuple[str, ast.AST] | None:
