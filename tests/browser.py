@@ -80,6 +80,15 @@ def headless_chromium(user_data_dir: str):
             def goto(self, url: str) -> None:
                 _call(base, "POST", f"/session/{session}/url", {"url": url})
 
+            def resize(self, width: int, height: int) -> None:
+                """Set the page's viewport to ``width`` x ``height`` pixels (the window is larger by its frame)."""
+                _call(base, "POST", f"/session/{session}/window/rect", {"width": width, "height": height})
+                frame = self.run(
+                    "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight];"
+                )
+                rect = {"width": width + frame[0], "height": height + frame[1]}
+                _call(base, "POST", f"/session/{session}/window/rect", rect)
+
             def screenshot(self, path) -> None:
                 """Save what the window shows as a PNG."""
                 import base64

@@ -36,8 +36,22 @@ for (const [path, r] of Object.entries(results)) {
 return out;
 """
 LANDING_COUNTS = """
-const table = [...document.querySelectorAll("table")].find(t => t.innerText.includes("pub. only"));
+const table = [...document.querySelectorAll("table")].find(t => t.innerText.includes("findings hold"));
 return [...table.querySelectorAll("tbody tr")].map(tr => [...tr.cells].map(td => td.innerText.trim()));
+"""
+# Where the front page's text column and the rule graph sit in the window.
+LANDING_BOXES = """
+const text = document.querySelector(".prose").getBoundingClientRect();
+const graph = document.querySelector("#rulegraph canvas, #rulegraph svg").getBoundingClientRect();
+return [window.innerWidth, window.innerHeight, text.top, text.bottom, text.right, graph.left,
+        document.querySelector(".prose h2, .prose h1").getBoundingClientRect().top];
+"""
+VISIBLE_ROWS = """return [[...document.querySelectorAll("table.data tbody tr")].filter(r => !r.hidden).length,
+document.getElementById("info").textContent];"""
+WAIT_FOR_GRAPH = """
+const done = arguments[arguments.length - 1];
+const poll = () => document.querySelector("#rulegraph canvas, #rulegraph svg") ? done(true) : setTimeout(poll, 50);
+poll();
 """
 RULE_NODES = """return rulegraph_spec.data.find(d => d.name === "node-data").values.map(v => v.rule);"""
 
@@ -79,9 +93,19 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         tables = browser.run(HTML_TABLE_ROWS)
         landing = browser.run(LANDING_COUNTS)
         nodes = browser.run(RULE_NODES)
+        boxes = {}
+        for width, height in ((1280, 800), (1920, 1080)):  # the front page fits: nothing cut off, graph beside
+            browser.resize(width, height)
+            browser.goto(report.as_uri())
+            browser.run(WAIT_FOR_GRAPH, asynchronous=True)
+            boxes[(width, height)] = browser.run(LANDING_BOXES)
+            browser.screenshot(shots / f"landing-{width}x{height}.png")
         first = next(iter(studies))
         browser.goto((full_run / "results" / first / "numbers.html").as_uri())
         browser.screenshot(shots / "audit.png")
+        shown = browser.run(VISIBLE_ROWS)
+        browser.run("document.getElementById('next').click();")
+        shown_next = browser.run(VISIBLE_ROWS)
         figure = next(iter(studies[first].get("figures", [])), None)
         if figure:
             browser.goto((full_run / "results" / first / "figures" / f"{figure['id']}.png").as_uri())
@@ -93,6 +117,10 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         for figure in study.get("figures", [])
     } | {"results/summary/figure_cv_star.png", "results/summary/figure_qra3.png"}
     assert all(width > 0 for width in loaded.values()), {p: w for p, w in loaded.items() if w == 0}
+    first_rows = len(rows_of(full_run / "results" / first / "numbers.csv"))  # 100 rows a page
+    assert shown == [min(100, first_rows), f"rows 1-100 of {first_rows}" if first_rows > 100 else f"{first_rows} rows"]
+    if first_rows > 100:
+        assert shown_next == [min(100, first_rows - 100), f"rows 101-{min(200, first_rows)} of {first_rows}"]
     for name, study in studies.items():  # every audit and every table is an HTML table in the report
         audit_rows = len(rows_of(full_run / "results" / name / "numbers.csv"))
         assert tables[f"results/{name}/numbers.html"] == [
@@ -104,9 +132,18 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
             assert rows == len(rows_of(full_run / "results" / name / "tables" / f"{table['id']}.csv"))
             assert labels == {"study": name, "table": table["id"], "kind": "table"}
     counts = rows_of(full_run / "results/summary/audit.csv")
-    statuses = ["match", "mismatch", "published_only", "recomputed_only", "published_input"]
-    assert [row[1:6] for row in landing] == [[c[s] for s in statuses] for c in counts]
+    claims = rows_of(full_run / "results/summary/claims.csv")
     assert [row[0] for row in landing] == ["-".join(c["study"].split("-")[:2]) for c in counts]
+    for row, count in zip(landing, counts):  # the verdict: findings held (claims.csv), numbers matched (audit.csv)
+        own = [c for c in claims if c["study"] == count["study"]]
+        held = sum(c["replicated"] == "yes" for c in own)
+        assert row[1].startswith(f"{held} of {len(own)} (R") if own else row[1] == "none stated", (row, count)
+        assert row[2] == f"{count['match']} of {int(count['match']) + int(count['mismatch'])}", (row, count)
+        assert row[3] == count["published_only"], (row, count)
+    for size, (inner_width, inner_height, top, bottom, right, graph_left, heading) in boxes.items():
+        assert 0 <= top and bottom <= inner_height, (size, inner_height, top, bottom)  # nothing cut off
+        assert 0 <= heading < inner_height, (size, heading)  # the first heading is visible
+        assert right <= graph_left <= inner_width, (size, right, graph_left)  # the rule graph beside the text
     assert len(nodes) == len(set(nodes)), nodes  # one node per stage
     assert {"fetch_raw", "published", "extract", "exclude", "metrics", "qra", "tables", "figures", "summary"} <= set(
         nodes

@@ -1,5 +1,5 @@
 """The conditions of a run in the report: the date, Python and package versions, the code version and the config
-digest (``results/summary/run.csv``, shown as ``run.html``), each checked against its source."""
+digest (``results/summary/run.csv``, shown as ``summary-run.html``), each checked against its source."""
 
 import csv
 import datetime
@@ -23,7 +23,7 @@ def test_the_run_page_names_the_versions_code_and_configs_that_made_the_numbers(
     assert {p: run[p] for p in RUN_PACKAGES} == {p: metadata.version(p) for p in RUN_PACKAGES}
     assert run["code_version"] == (full_run / "results/code_version.txt").read_text().split()[3]
     assert len(run["config_digest"]) == 64 and int(run["config_digest"], 16) >= 0
-    assert "This run" in (full_run / "results/summary/run.html").read_text()
+    assert "This run" in (full_run / "results/summary/summary-run.html").read_text()
 
 
 def test_the_config_digest_covers_the_main_config_as_read_and_every_study_file(tmp_path):

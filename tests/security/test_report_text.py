@@ -73,7 +73,7 @@ def test_the_front_page_holds_no_markup_built_from_data():
     import pandas as pd
     from docutils.core import publish_parts
 
-    from humeval.summary import overview_rst, rst_text
+    from humeval.summary import overview_rst, rst_text, verdict_rows
 
     directive = "Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n"
     audit = pd.DataFrame(
@@ -98,8 +98,12 @@ def test_the_front_page_holds_no_markup_built_from_data():
         ]
     )
     qra3 = pd.DataFrame(columns=["study", "level", "cv_star", "p_findings", "experiments"])
-    page = overview_rst(counts, {"s-2020-x": audit}, qra3, {"s-2020-x": []}, "ab" * 32)
+    claims = pd.DataFrame({"study": ["s-2020-x"], "replicated": ["yes"]})
+    studies = {"s-2020-x": {"experiments": [{"id": "O"}, {"id": "R1"}]}}
+    page = overview_rst(verdict_rows(counts, claims, qra3, studies), {"s-2020-x": audit}, {"s-2020-x": []})
     assert "raw::" not in page and "include::" not in page and "<script" not in page and "javascript" not in page
-    html = publish_parts(page + "\n\n.. _s-2020-x:\n\nx\n\n.. _raw_files.html:\n\nx\n", writer_name="html")["body"]
+    html = publish_parts(page + "\n\n.. _s-2020-x:\n\nx\n\n.. _summary-raw-files.html:\n\nx\n", writer_name="html")[
+        "body"
+    ]
     assert "<script" not in html and "root:" not in html
     assert rst_text("a`b*c_d|e<f>\n.. raw::") == "a?b?c?d?e?f??.. raw::"

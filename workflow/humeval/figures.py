@@ -8,6 +8,7 @@ a function ``f(audit, plt, *, table, <parameters>) -> Figure`` registered with `
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import pandas as pd
@@ -50,6 +51,31 @@ def save(fig, path_stem: str | Path, formats: tuple[str, ...] = ("png",)) -> lis
     for path in paths:
         fig.savefig(path, metadata={"CreationDate": None} if path.suffix == ".pdf" else None)
     return paths
+
+
+def tick_labels(labels: list[str], inches: float, fontsize: float) -> list[str]:
+    """Labels that fit their slot of ``inches`` at ``fontsize``: the ``|``-parts of a row name on lines of their own
+    (``Readability|O`` -> ``Readability`` over ``O``), each wrapped at the characters the slot holds (a character is
+    about 0.6 of the font size wide).
+
+    >>> tick_labels(["Question Relevance|R1"], 0.7, 8)
+    ['Question\\nRelevance\\nR1']
+    """
+    width = max(4, int(inches * 72 / (0.6 * fontsize)))
+    return ["\n".join(textwrap.fill(part, width) for part in str(label).split("|")) for label in labels]
+
+
+def series_labels(series: list[str]) -> list[str]:
+    """A legend label per series row: its ``|``-parts that not every series shares (``Devx/Stux|likert`` beside
+    ``Stui/Surx|likert`` -> ``Devx/Stux``); the first part where they share all.
+
+    >>> series_labels(["Devx/Stux|likert", "Stui/Surx|likert"]), series_labels(["Devx/Stux|likert"])
+    (['Devx/Stux', 'Stui/Surx'], ['Devx/Stux'])
+    """
+    parts = [str(s).split("|") for s in series]
+    shared = {k for k in range(min(map(len, parts))) if len({p[k] for p in parts}) == 1}
+    kept = [" ".join(x for k, x in enumerate(p) if k not in shared) for p in parts]
+    return [label or p[0] for label, p in zip(kept, parts)]
 
 
 @register("figure", "bars")
@@ -109,9 +135,8 @@ def bars(
 
     if sort:
         rows = sorted(rows, key=lambda r: shown(r, columns[0])[0], reverse=True)
-    fig, ax = plt.subplots(
-        figsize=(min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1)), 3.6)
-    )
+    figwidth = min(14, 1.2 + 1.3 * len(rows) * max(1, len(columns)) ** 0.5 / (2 if len(rows) > 10 else 1))
+    fig, ax = plt.subplots(figsize=(figwidth, 3.6))
     width = 0.8 / len(columns)
     any_published = False
     for k, column in enumerate(columns):
@@ -139,7 +164,8 @@ def bars(
             rotation=90 if len(rows) > 10 else 0,
         )
     ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(range(len(rows)), rows, fontsize=8 if len(rows) > 10 else 10)
+    fontsize = 8 if len(rows) > 10 else 10
+    ax.set_xticks(range(len(rows)), tick_labels(rows, (figwidth - 1.2) / len(rows), fontsize), fontsize=fontsize)
     ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)
     ax.margins(y=0.15)
@@ -156,8 +182,8 @@ def bars(
             frameon=False,
             fontsize=8,
         )
-    elif len(columns) > 1 or legend:
-        ax.legend(frameon=False, fontsize=8)
+    elif len(columns) > 1 or legend:  # beside the axes, never over a bar
+        ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     return fig
 
 
@@ -304,7 +330,8 @@ def interval_bars(
     overlay : str, optional
         A column template drawn as a translucent taller bar behind (``"{category}_wintie"``).
     short_labels : bool
-        Label a series by the last ``|`` part of its row (``O|BLEU`` -> ``BLEU``) where a panel gives no label.
+        Label a series by the last ``|`` part of its row (``O|BLEU`` -> ``BLEU``) where a panel gives no label;
+        otherwise by the parts of its row that the panel's other series do not share (:func:`series_labels`).
     ylabel : str
         The axis label.
     title : str, optional
@@ -331,6 +358,7 @@ def interval_bars(
     )
     for ax, panel in zip(axes[:, 0], panels):
         width = 0.8 / len(panel["series"])
+        default = series_labels(panel["series"])
         for k, series in enumerate(panel["series"]):
 
             def get(template, series=series):
@@ -354,7 +382,7 @@ def interval_bars(
                 yerr=errors,
                 capsize=2,
                 error_kw={"linewidth": 0.8},
-                label=panel.get("labels", {}).get(series, series.split("|")[-1] if short_labels else series),
+                label=panel.get("labels", {}).get(series, series.split("|")[-1] if short_labels else default[k]),
             )
         ax.set_xticks(range(len(categories)), categories)
         ax.set_title(panel["title"], fontsize=10)

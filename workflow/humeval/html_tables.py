@@ -2,14 +2,22 @@
 
 Snakemake's report shows HTML inline and a CSV only as a download. Each page is one file with its own style and
 a few lines of script (no network): click a column header to sort, type in the box to filter rows, pick a
-status to show only those cells. Every text that reaches a page (labels from the config, raw text, notes) is
-escaped with :func:`html.escape`, so no string of a config or an export can add markup or script to it.
+status to show only those cells, 100 rows a page, and a link that downloads the CSV the workflow wrote (its
+bytes, embedded). Every text that reaches a page (labels from the config, raw text, notes) is escaped with
+:func:`html.escape`, so no string of a config or an export can add markup or script to it.
+
+Why not ``itables`` (DataTables) in its offline mode: each page would embed its 618,633-byte bundle
+(``itables/html/dt_bundle.js`` of itables 2.9.1); the report holds 92 such pages, each base64-encoded twice (the
+page, then the report), so the report would grow from 7.3 MB by about 100 MB, for sorting, filtering and paging
+that the 20 lines of :data:`SCRIPT` do.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import re
+from pathlib import Path
 
 import pandas as pd
 
@@ -17,6 +25,10 @@ from humeval.tables import format_number, table_cells
 
 EVIDENCE = re.compile(r"^\[(\w+)\]\s*")
 STATUSES = ("match", "mismatch", "published_only", "recomputed_only", "published_input")
+#: The order a reviewer reads an audit in: what differs, what could not be checked, then the rest.
+READING_ORDER = ("mismatch", "published_only", "published_input", "match", "recomputed_only")
+#: Rows a page shows at once.
+PAGE_ROWS = 100
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;color:#1f2937}
 h1{font-size:1.2rem;margin:0 0 .3rem}p{margin:.2rem 0 .6rem;max-width:60rem}
@@ -25,51 +37,75 @@ th{background:#f3f4f6;cursor:pointer;position:sticky;top:0}td.num{text-align:rig
 tr.match td.status,td.match{background:#dcfce7}tr.mismatch td.status,td.mismatch{background:#fee2e2}
 tr.published_only td.status,td.published_only{background:#fef9c3}tr.published_input td.status,td.published_input{background:#e0e7ff}
 tr.recomputed_only td.status,td.recomputed_only{background:#f9fafb}.controls{margin:.4rem 0}
-.controls input,.controls select{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
+.controls input,.controls select,.controls button{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
+table.audit{width:100%}td.note{min-width:22rem;white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
 """
 SCRIPT = """
-const table=document.querySelector("table.data"),rows=[...table.tBodies[0].rows];
+const table=document.querySelector("table.data"),rows=[...table.tBodies[0].rows],size=PAGE_ROWS;let first=0;
+const info=document.getElementById("info"),prev=document.getElementById("prev"),next=document.getElementById("next");
 function apply(){const q=document.getElementById("filter").value.toLowerCase(),s=document.getElementById("status");
-const want=s?s.value:"";rows.forEach(r=>{r.hidden=!(r.textContent.toLowerCase().includes(q)&&(!want||r.dataset.status.split(" ").includes(want)))});}
-document.getElementById("filter").addEventListener("input",apply);
-const sel=document.getElementById("status");if(sel)sel.addEventListener("change",apply);
+const want=s?s.value:"";const shown=rows.filter(r=>r.textContent.toLowerCase().includes(q)&&(!want||r.dataset.status.split(" ").includes(want)));
+first=Math.max(0,Math.min(first,shown.length-1));first-=first%size;rows.forEach(r=>{r.hidden=true});
+shown.slice(first,first+size).forEach(r=>{r.hidden=false});
+info.textContent=shown.length>size?`rows ${first+1}-${Math.min(first+size,shown.length)} of ${shown.length}`:`${shown.length} rows`;
+prev.hidden=next.hidden=shown.length<=size;prev.disabled=first===0;next.disabled=first+size>=shown.length;}
+document.getElementById("filter").addEventListener("input",()=>{first=0;apply()});
+const sel=document.getElementById("status");if(sel)sel.addEventListener("change",()=>{first=0;apply()});
+prev.addEventListener("click",()=>{first-=size;apply()});next.addEventListener("click",()=>{first+=size;apply()});
 [...table.tHead.rows[0].cells].forEach((th,i)=>th.addEventListener("click",()=>{const up=th.dataset.dir!=="up";
 th.dataset.dir=up?"up":"down";const key=r=>{const t=r.cells[i].dataset.sort??r.cells[i].textContent;const n=parseFloat(t);
 return isNaN(n)?t:n};rows.sort((a,b)=>{const x=key(a),y=key(b);return (x<y?-1:x>y?1:0)*(up?1:-1)});
-rows.forEach(r=>table.tBodies[0].appendChild(r))}));
-"""
+rows.forEach(r=>table.tBodies[0].appendChild(r));first=0;apply()}));
+apply();
+""".replace("PAGE_ROWS", str(PAGE_ROWS))
 
 
 def escape(value) -> str:
     return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
 
 
-def data_table(header: list, rows: list[str]) -> str:
+def data_table(header: list, rows: list[str], kind: str = "") -> str:
     """The sortable table of a page: escaped header cells, then the rows (each already escaped HTML)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    return f'<table class="data"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return f'<table class="data {kind}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def page(title: str, intro: str, table: str, statuses: list[str], notes: list[str] = ()) -> str:
-    """One HTML page: heading, a sentence, the filter controls, the table and its notes (all text escaped)."""
+def csv_link(path: str | Path | None) -> str:
+    """A link that downloads the CSV at ``path`` as the workflow wrote it (its bytes in a data URI), or nothing."""
+    if path is None:
+        return ""
+    data = base64.b64encode(Path(path).read_bytes()).decode()
+    return f'<a download="{escape(Path(path).name)}" href="data:text/csv;base64,{data}">download CSV</a>'
+
+
+def page(
+    title: str, intro: str, table: str, statuses: list[str], notes: list[str] = (), csv: str | Path | None = None
+) -> str:
+    """One HTML page: heading, a sentence, the filter, status and paging controls with the CSV download, the table
+    and its notes (all text escaped)."""
     options = "".join(f'<option value="{s}">{s.replace("_", " ")}</option>' for s in statuses)
     select = f'<select id="status"><option value="">every status</option>{options}</select>' if statuses else ""
     listed = "".join(f"<li>{n}</li>" for n in notes)
     return (
         f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(title)}</title><style>{STYLE}</style>'
         f"</head><body><h1>{escape(title)}</h1><p>{escape(intro)}</p>"
-        f'<div class="controls"><input id="filter" placeholder="filter rows" size="30">{select}</div>{table}'
+        f'<div class="controls"><input id="filter" placeholder="filter rows" size="30">{select}'
+        '<button id="prev">previous</button><span id="info"></span> <button id="next">next</button>'
+        f"{csv_link(csv)}</div>{table}"
         + (f'<ul class="notes">{listed}</ul>' if listed else "")
         + f"<script>{SCRIPT}</script></body></html>\n"
     )
 
 
-def audit_html(audit: pd.DataFrame, study: str) -> str:
-    """The study's ``numbers.csv`` as a page: one row per number, the value at the paper's precision (full
-    precision on hover and for sorting), the status marked by colour, the evidence class and the note."""
+def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -> str:
+    """The study's ``numbers.csv`` as a page: one row per number in :data:`READING_ORDER` (mismatches first), the
+    value at the paper's precision (full precision on hover and for sorting), the status marked by colour, the
+    evidence class and the note (wrapped in a column wide enough to read)."""
     head = ["table", "row", "column", "value", "published", "status", "evidence", "note"]
     body = []
-    for cell in audit.itertuples(index=False):
+    rank = {s: k for k, s in enumerate(READING_ORDER)}
+    ordered = audit.iloc[audit["status"].map(rank).fillna(len(rank)).argsort(kind="stable")]
+    for cell in ordered.itertuples(index=False):
         match = EVIDENCE.match(cell.note or "") if isinstance(cell.note, str) else None
         evidence, note = (match.group(1), cell.note[match.end() :]) if match else ("", cell.note)
         numbers = "".join(
@@ -80,16 +116,17 @@ def audit_html(audit: pd.DataFrame, study: str) -> str:
         body.append(
             f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(cell.table)}</td><td>{escape(cell.row)}'
             f'</td><td>{escape(cell.column)}</td>{numbers}<td class="status">{escape(cell.status)}</td>'
-            f"<td>{escape(evidence)}</td><td>{escape(note)}</td></tr>"
+            f'<td>{escape(evidence)}</td><td class="note">{escape(note)}</td></tr>'
         )
     counts = audit["status"].value_counts()
     summary = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in STATUSES if s in counts)
-    table = data_table(head, body)
+    table = data_table(head, body, "audit")
     intro = (
         f"The audit of {study}: every number its tables hold, recomputed from the raw data (value) against the "
-        f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}."
+        f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}. "
+        "Mismatches first, then published only, published inputs, matches and recomputed only."
     )
-    return page(f"{study}: audit (numbers.csv)", intro, table, [s for s in STATUSES if s in counts])
+    return page(f"{study}: audit (numbers.csv)", intro, table, [s for s in STATUSES if s in counts], csv=csv)
 
 
 def experiments_sentence(study: dict) -> str:
@@ -102,7 +139,9 @@ def experiments_sentence(study: dict) -> str:
     )
 
 
-def table_html(audit: pd.DataFrame, table: dict, study: dict, rounding: str = "half_up") -> str:
+def table_html(
+    audit: pd.DataFrame, table: dict, study: dict, rounding: str = "half_up", csv: str | Path | None = None
+) -> str:
     """One paper table as a page, laid out like the paper (:func:`humeval.tables.table_cells`): each cell
     coloured by its audit status and marked as in the Markdown version, with the footnotes below."""
     header, rows, footnotes = table_cells(audit, table, rounding)
@@ -117,15 +156,15 @@ def table_html(audit: pd.DataFrame, table: dict, study: dict, rounding: str = "h
     notes = [f"{escape(mark)} {escape('; '.join(cells))}: {escape(text)}" for (mark, text), cells in footnotes.items()]
     used = sorted({s for _, cells in rows for _, s in cells if s}, key=STATUSES.index)
     intro = (
-        f"{table.get('title', '')} Experiments: {experiments_sentence(study)}. A cell holds the recomputed value "
+        f"{study['name']}, table {table['id']}. Experiments: {experiments_sentence(study)}. A cell holds the recomputed value "
         "where raw data exist, else the published value, at the paper's precision and rounding "
         f"({rounding.replace('_', ' ')}); green: matches the paper, red: differs (‡), yellow: published only (†), "
         "blue: a published number used as an input (°)."
     )
-    return page(f"{study['name']}: {table['id']}", intro.strip(), html_table, used, notes)
+    return page(table.get("title") or table["id"], intro, html_table, used, notes, csv)
 
 
-def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3) -> str:
+def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, csv: str | Path | None = None) -> str:
     """Any data frame as a sortable, filterable page (numbers at ``decimals``, full precision on hover)."""
 
     def cell(value) -> str:
@@ -139,4 +178,4 @@ def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3) -
         for r in frame.itertuples(index=False)
     )
     table = data_table(list(frame.columns), [rows])
-    return page(title, intro, table, [])
+    return page(title, intro, table, [], csv=csv)

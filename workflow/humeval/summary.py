@@ -103,16 +103,19 @@ def recipe_shift(recipe: str) -> float:
 
 
 def cv_star_labels(cv: pd.DataFrame) -> list[str]:
-    """One label per CV* bar, unique within the figure: study, table, measurand and the recipe (scores as
-    printed, or shifted to a 0-based scale as the QRA reference code requires).
+    """One label per CV* bar, unique within the figure: study (author-year), the table only where the study has
+    more than one, measurand and the recipe (scores as printed, or shifted to a 0-based scale as the QRA reference
+    code requires).
 
-    >>> frame = pd.DataFrame({"study": ["a-1", "a-1"], "table": ["t", "t"], "measurand": ["X", "X"],
+    >>> frame = pd.DataFrame({"study": ["a-1-x", "a-1-x"], "table": ["t", "t"], "measurand": ["X", "X"],
     ...                       "recipe": ["shift 0", "shift 100"]})
     >>> cv_star_labels(frame)
-    ['a t: X (as printed)', 'a t: X (shifted +100)']
+    ['a-1: X (as printed)', 'a-1: X (shifted +100)']
     """
+    tables = cv.groupby("study")["table"].nunique()
     labels = [
-        f"{s.split('-')[0]} {t}: {m} ({'as printed' if recipe_shift(r) == 0 else f'shifted {recipe_shift(r):+g}'})"
+        f"{'-'.join(s.split('-')[:2])}{f' {t}' if tables[s] > 1 else ''}: {m} "
+        f"({'as printed' if recipe_shift(r) == 0 else f'shifted {recipe_shift(r):+g}'})"
         for s, t, m, r in zip(cv["study"], cv["table"], cv["measurand"], cv["recipe"])
     ]
     seen: dict[str, int] = {}
@@ -123,10 +126,29 @@ def cv_star_labels(cv: pd.DataFrame) -> list[str]:
     return labels
 
 
+def cv_star_interval(value: float, inputs: str, recipe: str) -> tuple[float, float]:
+    """The 95% interval of a CV*: QRA3's interval of s* (:func:`humeval.qra.qra3.type1_measures` over the
+    experiments' scores in ``inputs``, shifted as the recipe says) scaled by CV*/s*, the lower end at 0 at least.
+
+    >>> [round(x, 1) for x in cv_star_interval(5.0, "3;3.5", "shift 0")]
+    [0.0, 33.6]
+    """
+    from humeval.qra.qra3 import type1_measures
+
+    scores = [float(x.lstrip("'")) for x in str(inputs).split(";")]
+    measures = type1_measures(scores, scale_starts_at=-recipe_shift(recipe))
+    if not measures["sd_star"] > 0:
+        return value, value
+    ratio = value / measures["sd_star"]
+    return max(0.0, measures["sd_ci_low"] * ratio), measures["sd_ci_high"] * ratio
+
+
 def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str, ...] = ("png",)):
     """Horizontal bars of CV* per measurand, coloured by study, over the experiments it compares (lower = more
-    reproducible; the axis says how many); hatched bars use scores shifted to a 0-based scale, plain bars the scores
-    as printed; the legend below the axes."""
+    reproducible; the axis says how many), with the 95% interval (:func:`cv_star_interval`) as an error bar and in
+    the bar's text; the axis ends at twice the largest CV*, and a bar whose interval runs past it has an arrow
+    there. Hatched bars use scores shifted to a 0-based scale, plain bars the scores as printed; the legend below
+    the axes."""
     from matplotlib.patches import Patch
 
     from humeval.figures import PALETTE, pyplot, save
@@ -137,16 +159,34 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     studies = list(dict.fromkeys(cv["study"]))
     colours = [PALETTE[studies.index(s) % len(PALETTE)] for s in cv["study"]]
     shifted = [recipe_shift(r) != 0 for r in cv["recipe"]]
+    intervals = [cv_star_interval(v, i, r) for v, i, r in zip(cv["value"], cv["inputs"], cv["recipe"])]
+    right = 2 * float(cv["value"].max()) if len(cv) else 1.0
     y = list(range(len(cv))[::-1])
     bars = ax.barh(y, cv["value"], color=colours)
     for bar, hatch in zip(bars, shifted):
         bar.set_hatch("///" if hatch else "")
+    ax.errorbar(
+        cv["value"],
+        y,
+        xerr=[
+            [v - lo for v, (lo, _) in zip(cv["value"], intervals)],
+            [min(hi, right) - v for v, (_, hi) in zip(cv["value"], intervals)],
+        ],
+        fmt="none",
+        ecolor="black",
+        elinewidth=0.7,
+        capsize=2,
+    )
     ax.set_yticks(y, cv_star_labels(cv), fontsize=7)
-    for yy, value in zip(y, cv["value"]):
-        ax.text(value, yy, f" {value:.1f}", va="center", fontsize=7)
+    for yy, value, (lo, hi) in zip(y, cv["value"], intervals):
+        if hi > right:
+            ax.annotate("", xy=(right, yy), xytext=(right * 0.97, yy), arrowprops={"arrowstyle": "->", "lw": 0.7})
+        ax.text(value, yy + 0.32, f" {value:.1f} [{lo:.1f}, {hi:.1f}]", va="center", fontsize=6)
+    ax.set_xlim(0, right)
     counts = sorted({len(str(i).split(";")) for i in cv["inputs"]})
     ax.set_xlabel(
-        f"CV* (%) over the {' or '.join(map(str, counts))} experiments each measurand compares; lower = closer"
+        f"CV* (%) over the {' or '.join(map(str, counts))} experiments each measurand compares, with its 95% interval;"
+        " lower = closer"
     )
     ax.set_title("QRA Type I across studies")
     ax.legend(  # below the axes, never over a bar
@@ -261,8 +301,9 @@ def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, .
     studies = list(dict.fromkeys(rows["study"]))
     y = list(range(len(rows)))[::-1]
     ax.barh(y, rows["cv_star"], color=[PALETTE[studies.index(s) % len(PALETTE)] for s in rows["study"]])
+    tables = rows.groupby(["study", "experiments"])["table"].nunique()  # a table named only where it tells apart
     labels = [
-        f"{s.split('-')[0]} {t} ({e}): {c}"
+        f"{'-'.join(s.split('-')[:2])}{f' {t}' if tables[(s, e)] > 1 else ''} ({e}): {c}"
         for s, t, e, c in zip(rows["study"], rows["table"], rows["experiments"], rows["criterion"])
     ]
     ax.set_yticks(y, labels, fontsize=7)
@@ -374,59 +415,80 @@ def raw_files_frame(raw: dict) -> pd.DataFrame:
     )
 
 
-def overview_rst(counts: pd.DataFrame, audits: dict, qra3: pd.DataFrame, raw: dict, code_version: str) -> str:
-    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: per study the
-    audit counts (the numbers of ``results/summary/audit.csv``), the evidence classes of its diagnoses, the QRA3
-    headline (study-level CV* and share of agreeing findings) and a link to its section; how many raw files were
-    verified, with a link to their list, the code version, and how many conditions differ from O's. No text of a
-    config, an export or a datasheet is on it: only counts, study names and experiment ids, each through
-    :func:`rst_text`; the condition names are in each study's conditions table (an escaped HTML page)."""
-    header = ["study", "match", "mis- match", "pub. only", "recomp. only", "pub. input", "diagnoses", "QRA3 CV* / agr."]
+def reproduction_ids(study: dict) -> str:
+    """The experiments a study's claims call "reproduction": its ids after O (``R1``; ``R1-R3``)."""
+    ids = [e["id"] for e in study.get("experiments", [])][1:]
+    return ids[0] if len(ids) == 1 else f"{ids[0]}-{ids[-1]}" if ids else "the reproduction"
+
+
+def verdict_rows(counts: pd.DataFrame, claims: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
+    """Per study, the reviewer's verdict: how many of the original's findings (QRA Type IV claims,
+    ``summary/claims.csv``) hold in the reproduction, how many of the printed numbers the raw data can determine
+    it recomputes (``summary/audit.csv``: match of match + mismatch), how many it cannot (published only), and the
+    study-level QRA3 CV* over the most experiments a QRA3 table of the study compares (in brackets)."""
     rows = []
     for record in counts.to_dict("records"):
         study = record["study"]
+        own = claims[claims["study"] == study]
         headline = qra3[(qra3["study"] == study) & (qra3["level"] == "study")]
-        qra = "; ".join(
-            f"{h.cv_star:.1f} / {h.p_findings:.2f} ({h.experiments.replace(' ', '')})"
-            if pd.notna(h.cv_star)
-            else f"none ({h.experiments.replace(' ', '')}; notes)"
-            for h in headline.itertuples()
-        )
-        short = "-".join(study.split("-")[:2])  # author-year; the link goes to the study's section
+        widest = headline["experiments"].str.count(",")
         rows.append(
-            [
-                f"`{rst_text(short)} <{rst_text(study)}_>`_",
-                *[rst_text(record[s]) for s in STATUSES],
-                rst_text(evidence_counts(audits[study])),
-                rst_text(qra or "none"),
-            ]
+            {
+                "study": study,
+                "findings": (
+                    f"{(own['replicated'] == 'yes').sum()} of {len(own)} ({reproduction_ids(studies[study])})"
+                    if len(own)
+                    else "none stated"
+                ),
+                "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
+                "published_only": str(record["published_only"]),
+                "qra3": "; ".join(  # over the most experiments a QRA3 table compares
+                    f"{h.cv_star:.1f} ({h.experiments.replace(' ', '')})"
+                    if pd.notna(h.cv_star)
+                    else f"none ({h.experiments.replace(' ', '')})"
+                    for h in headline[widest == widest.max()].itertuples()
+                )
+                or "none",
+            }
         )
+    return rows
+
+
+def overview_rst(verdicts: list[dict], audits: dict, raw: dict) -> str:
+    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: Snakemake centres
+    its front page vertically, so a taller page is cut off at the top. With six studies it is 655 px tall in a
+    1280x800 viewport (measured by ``test_e2e_report``), room for about two more one-line rows. Per study the verdict
+    (:func:`verdict_rows`) with a link to its section, links to the claims, the audit counts, the raw files and
+    the run, and how many conditions differ from O's. No text of a config, an export or a datasheet is on it: only
+    counts, study names and experiment ids, each through :func:`rst_text`; the condition names are in each
+    study's conditions table (an escaped HTML page)."""
+    rows = [
+        [
+            f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
+            rst_text(v["findings"]),
+            rst_text(v["numbers"]),
+            rst_text(v["published_only"]),
+            rst_text(v["qra3"]),
+        ]
+        for v in verdicts
+    ]
+    differing = "; ".join(
+        f"{rst_text('-'.join(st.split('-')[:2]))} {rst_text(d)}"
+        for st, a in audits.items()
+        if (d := conditions_differing(a, names=False))
+    )
     return "\n".join(
         [
-            "Audit per study",
-            "---------------",
+            "Verdict per study",
+            "-----------------",
             "",
-            "Numbers in each study's tables by audit status (published only: no raw data; recomputed only: not printed;",
-            "published input: a printed number used as a QRA3 input), the evidence classes of the diagnoses, and the",
-            "study-level QRA3 CV* and share of agreeing findings over the experiments in brackets.",
+            "The original's findings that hold (`summary-claims.html`_); printed numbers recomputed, and those without",
+            "raw data (`summary-audit.html`_); study-level QRA3 CV* (%). Each study's section has the details.",
             "",
-            rst_table(header, rows),
-            (
-                f"{sum(len(listed) for listed in raw.values())} raw files, each fetched from its pinned URL (or a "
-                "mirror) and verified against its sha256 before use: their list with checksums is `raw_files.html`_."
-            ),
-            f"Code version (sha256 over the package sources, ``results/code_version.txt``): {rst_text(code_version)}.",
-            "",
-            "Conditions of measurement that differ from O's, of those both experiments state (each study's",
-            "``conditions`` table, from its datasheets, names them): "
-            + (
-                "; ".join(
-                    f"`{rst_text('-'.join(st.split('-')[:2]))} <{rst_text(st)}_>`_ {rst_text(d)}"
-                    for st, a in audits.items()
-                    if (d := conditions_differing(a, names=False))
-                )
-                or "no study states any"
-            )
+            rst_table(["study", "findings hold", "numbers match", "no raw data", "QRA3 CV*"], rows),
+            f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 (`summary-raw-files.html`_); "
+            "versions and config digest: `summary-run.html`_. Conditions differing from O's: "
+            + (differing or "none stated")
             + ".",
         ]
     )

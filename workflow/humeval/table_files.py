@@ -25,7 +25,7 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
         paths = [outdir / f"{table['id']}.{suffix}" for suffix in ("csv", "md", "html", "tex")]
         write_csv(wide_table(audit, table), paths[0], index=True)
         paths[1].write_text(markdown_table(audit, table, rounding))
-        paths[2].write_text(table_html(audit, table, study, rounding))
+        paths[2].write_text(table_html(audit, table, study, rounding, csv=paths[0]))
         paths[3].write_text(latex_table(audit, table, rounding))
         written += paths
     return written
@@ -72,6 +72,7 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
             "Read from each experiment's Human Evaluation Datasheet (HEDS) and the conditions its config states, with "
             "their sources; ≠ marks a condition that differs from O's. Empty: not stated."
             + (f" Not read: {'; '.join(warnings)}" if warnings else ""),
+            csv=outdir / "conditions.csv",
         )
     )
     cells = frame.melt(id_vars=["condition"], value_vars=ids, var_name="column", value_name="note")

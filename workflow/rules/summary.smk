@@ -19,7 +19,7 @@ rule summary:
         claims="results/summary/claims.csv",
         claims_md="results/summary/claims.md",
         claims_html=report(
-            "results/summary/claims.html",
+            "results/summary/summary-claims.html",
             caption="../report/summary_claims.rst",
             category="Summary",
             labels={"study": "all", "table": "claims", "kind": "summary"},
@@ -28,7 +28,7 @@ rule summary:
         mismatches="results/summary/audit_mismatches.csv",
         audit_md="results/summary/audit.md",
         audit_html=report(
-            "results/summary/audit.html",
+            "results/summary/summary-audit.html",
             caption="../report/summary_audit.rst",
             category="Summary",
             labels={"study": "all", "table": "audit", "kind": "summary"},
@@ -54,7 +54,7 @@ rule summary:
             labels={"study": "all", "figure": "figure_qra3", "kind": "figure"},
         ),
         raw_html=report(
-            "results/summary/raw_files.html",
+            "results/summary/summary-raw-files.html",
             caption="../report/summary_audit.rst",
             category="Summary",
             labels={"study": "all", "table": "raw files", "kind": "provenance"},
@@ -62,7 +62,7 @@ rule summary:
         overview="results/summary/overview.rst",
         run="results/summary/run.csv",
         run_html=report(
-            "results/summary/run.html",
+            "results/summary/summary-run.html",
             caption="../report/summary_run.rst",
             category="Summary",
             labels={"study": "all", "table": "run", "kind": "provenance"},
@@ -77,6 +77,6 @@ rule summary:
     params:
         studies=list(STUDIES),
         formats=FIGURE_FORMATS,
-        configs=all_studies_slice("qra", "qra3", "raw"),
+        configs=all_studies_slice("experiments", "qra", "qra3", "raw"),
     script:
         "../scripts/summary.py"

@@ -10,6 +10,7 @@ from humeval.summary import (
     audit_summary,
     claims_summary,
     cv_star_figure,
+    evidence_counts,
     overview_rst,
     qra3_figure,
     qra3_summary,
@@ -17,6 +18,7 @@ from humeval.summary import (
     raw_files_frame,
     read_qra3_notes,
     run_metadata,
+    verdict_rows,
 )
 from humeval.tables import frame_markdown
 
@@ -47,43 +49,58 @@ def main():
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
     )
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
+    verdicts = verdict_rows(counts, claims, qra3, configs)
     pages = {
         out.qra_html: (
+            out.qra,
             qra,
             "QRA Types I and II across studies",
             "CV* (Type I) and correlations (Type II) with inputs and recipe.",
         ),
         out.claims_html: (
+            out.claims,
             claims,
             "Claims (QRA Type IV)",
             "Each study's headline findings, the verdict on both sides and the numbers behind it.",
         ),
         out.audit_html: (
-            counts,
+            out.audit,
+            counts.assign(
+                diagnoses=[evidence_counts(audits[s]) for s in counts["study"]],
+                qra3_cv_star=[v["qra3"] for v in verdicts],
+            ),
             "Audit per study",
-            "How many numbers of each study match, mismatch, are published only, recomputed only or published inputs.",
+            (
+                "How many numbers of each study match, mismatch, are published only, recomputed only or published "
+                "inputs; the evidence classes of the diagnoses (mismatch and published-only notes); the study-level "
+                "QRA3 CV* over the experiments in brackets."
+            ),
         ),
         out.qra3_html: (
+            out.qra3,
             qra3,
             "QRA3 across studies",
             "Types I-IV at system, criterion and study level, with notes where a measure is empty.",
         ),
     }
-    for path, (frame, title, intro) in pages.items():
-        Path(path).write_text(frame_html(frame, title, intro))
+    for path, (csv, frame, title, intro) in pages.items():
+        Path(path).write_text(frame_html(frame, title, intro, csv=csv))
     code_version = Path(snakemake.input.code_version).read_text().split()[3]
     raw = {name: part["raw"] for name, part in configs.items()}
     Path(out.raw_html).write_text(
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )
-    Path(out.overview).write_text(overview_rst(counts, audits, qra3, raw, code_version))
+    Path(out.overview).write_text(overview_rst(verdicts, audits, raw))
     # the study files as this job reads them; not inputs, so that editing a title reruns no summary
     files = [study_path(snakemake.config, name) for name in studies]
     metadata = run_metadata(code_version, snakemake.config, files)
     write_csv(metadata, out.run)
     Path(out.run_html).write_text(
         frame_html(
-            metadata, "This run", "The date, Python and package versions, the code version and the config digest."
+            metadata,
+            "This run",
+            "The date, Python and package versions, the code version and the config digest.",
+            csv=out.run,
         )
     )
 

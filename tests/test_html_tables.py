@@ -1,0 +1,47 @@
+"""The audit and table pages a reviewer reads in the report (humeval.html_tables): rows in reading order, the
+note in a column of its own, 100 rows a page, and a download link holding exactly the CSV the workflow wrote."""
+
+import base64
+import re
+
+import pandas as pd
+
+from humeval.html_tables import PAGE_ROWS, audit_html
+from humeval.intermediate import write_csv
+
+
+def audit_frame(n):
+    statuses = ["match", "recomputed_only", "mismatch", "published_only", "published_input"]
+    return pd.DataFrame(
+        {
+            "table": "t1",
+            "row": [f"r{k}" for k in range(n)],
+            "column": "x",
+            "value": [float(k) for k in range(n)],
+            "published": [float(k) for k in range(n)],
+            "precision": 2,
+            "status": [statuses[k % 5] for k in range(n)],
+            "note": [f"[explained] note {k} =HYPERLINK" if k % 5 == 2 else "" for k in range(n)],
+        }
+    )
+
+
+def test_an_audit_page_reads_mismatches_first_and_downloads_the_written_csv(tmp_path):
+    audit = audit_frame(250)
+    write_csv(audit, tmp_path / "numbers.csv")
+    page = audit_html(audit, "s-2020-x", csv=tmp_path / "numbers.csv")
+    statuses = re.findall(r'<tr class="(\w+)" data-status=', page)
+    assert len(statuses) == 250
+    assert statuses == sorted(
+        statuses, key=["mismatch", "published_only", "published_input", "match", "recomputed_only"].index
+    )
+    rows = re.findall(r'<tr class="\w+" data-status="\w+"><td>t1</td><td>(r\d+)</td>', page)
+    assert rows[:3] == ["r2", "r7", "r12"]  # stable within a status: the CSV's order
+    link = re.search(r'<a download="numbers.csv" href="data:text/csv;base64,([A-Za-z0-9+/=]+)">', page)
+    assert base64.b64decode(link.group(1)) == (tmp_path / "numbers.csv").read_bytes()
+    assert '<td class="note">note 2 =HYPERLINK</td>' in page  # the note as text, its own column
+    assert f"size={PAGE_ROWS};" in page and 'id="next"' in page and 'id="prev"' in page
+
+
+def test_a_page_without_a_csv_has_no_download_link():
+    assert "download" not in audit_html(audit_frame(3), "s-2020-x")
