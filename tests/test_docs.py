@@ -48,7 +48,7 @@ def test_allowed_values_and_named_constants_are_shown_by_value():
     tally = {p.name: p for p in vocabulary.entries("metric")["pairwise_tally"].parameters}
     assert tally["stats"].default == "TALLY_STATS"
     assert tally["stats"].value == "('wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score')"
-    assert tally["stats"].allowed == ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score")
+    assert tally["stats"].allowed == ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score", "sign_p")
     assert tally["frame"].allowed == ("kept", "tidy")
     assert "`wins`, `losses`, `ties`" in entry_docs("metric", "pairwise_tally")
 

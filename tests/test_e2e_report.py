@@ -132,12 +132,20 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
             assert rows == len(rows_of(full_run / "results" / name / "tables" / f"{table['id']}.csv"))
             assert labels == {"study": name, "table": table["id"], "kind": "table"}
     counts = rows_of(full_run / "results/summary/audit.csv")
+    found = rows_of(full_run / "results/summary/findings.csv")
     claims = rows_of(full_run / "results/summary/claims.csv")
     assert [row[0] for row in landing] == ["-".join(c["study"].split("-")[:2]) for c in counts]
-    for row, count in zip(landing, counts):  # the verdict: findings held (claims.csv), numbers matched (audit.csv)
-        own = [c for c in claims if c["study"] == count["study"]]
-        held = sum(c["replicated"] == "yes" for c in own)
-        assert row[1].startswith(f"{held} of {len(own)} (R") if own else row[1] == "none stated", (row, count)
+    for row, count in zip(landing, counts):  # the verdict: findings held (findings.csv), numbers matched (audit.csv)
+        own = [f for f in found if f["study"] == count["study"]]
+        in_o = {f["finding"]: f["holds"] for f in own if f["experiment"] == "O"}
+        pairs = [
+            f for f in own if f["experiment"] != "O" and in_o[f["finding"]] == "yes" and f["holds"] != "not measured"
+        ]
+        held = sum(f["holds"] == "yes" for f in pairs)
+        assert row[1].startswith(f"{held} of {len(pairs)} (R") if pairs else row[1] == "none stated", (row, count)
+        replicated = [c["replicated"] for c in claims if c["study"] == count["study"]]  # claims: the same verdicts
+        own_claims = {c["claim"] for c in claims if c["study"] == count["study"]}
+        assert replicated == [f["holds"] for f in pairs if f["finding"] in own_claims], row
         assert row[2] == f"{count['match']} of {int(count['match']) + int(count['mismatch'])}", (row, count)
         assert row[3] == count["published_only"], (row, count)
     for size, (inner_width, inner_height, top, bottom, right, graph_left, heading) in boxes.items():

@@ -73,7 +73,7 @@ def test_the_front_page_holds_no_markup_built_from_data():
     import pandas as pd
     from docutils.core import publish_parts
 
-    from humeval.summary import overview_rst, rst_text, verdict_rows
+    from humeval.summary import misses_with_power, overview_rst, rst_text, verdict_rows
 
     directive = "Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n"
     audit = pd.DataFrame(
@@ -98,9 +98,19 @@ def test_the_front_page_holds_no_markup_built_from_data():
         ]
     )
     qra3 = pd.DataFrame(columns=["study", "level", "cv_star", "p_findings", "experiments"])
-    claims = pd.DataFrame({"study": ["s-2020-x"], "replicated": ["yes"]})
+    found = pd.DataFrame(
+        {
+            "study": "s-2020-x",
+            "finding": "F1",
+            "experiment": ["O", "R1"],
+            "holds": ["yes", "no"],
+            "power": [float("nan"), 0.31],
+        }
+    )
     studies = {"s-2020-x": {"experiments": [{"id": "O"}, {"id": "R1"}]}}
-    page = overview_rst(verdict_rows(counts, claims, qra3, studies), {"s-2020-x": audit}, {"s-2020-x": []})
+    verdicts = verdict_rows(counts, found, qra3, studies)
+    page = overview_rst(verdicts, {"s-2020-x": audit}, {"s-2020-x": []}, misses_with_power(found))
+    assert "1 of 1 (R1)" not in page and "0 of 1 (R1)" in page and "0.31" in page
     assert "raw::" not in page and "include::" not in page and "<script" not in page and "javascript" not in page
     html = publish_parts(page + "\n\n.. _s-2020-x:\n\nx\n\n.. _summary-raw-files.html:\n\nx\n", writer_name="html")[
         "body"

@@ -313,6 +313,24 @@ def check_cells(study: dict, fail) -> None:
                                 cell["column"],
                                 f"qra.{k}.claims.{c}.comparisons.{m}.{side_key}",
                             )
+            if claim.get("significance"):
+                for side in labels.values():
+                    cell = {key: str(v).format(side=side) for key, v in claim["significance"]["p"].items()}
+                    check(cell["table"], cell["row"], cell["column"], f"qra.{k}.claims.{c}.significance.p")
+
+    planning = study.get("planning", {})
+    # a finding is the original's: its cells must exist for O (a reproduction may not measure every criterion)
+    sides = {e["id"]: e.get("label", e["id"]) for e in study.get("experiments", [])[:1]}
+    for f, finding in enumerate(planning.get("findings", [])):
+        specs = [
+            (f"comparisons.{m}.{k}", c[k]) for m, c in enumerate(finding["comparisons"]) for k in ("left", "right")
+        ]
+        specs += [("significance.p", finding["significance"]["p"])] if finding.get("significance") else []
+        for where, spec in specs:
+            if isinstance(spec, dict):
+                for side in sides.values():
+                    cell = {key: str(v).format(side=side) for key, v in spec.items()}
+                    check(cell["table"], cell["row"], cell["column"], f"planning.findings.{f}.{where}")
 
 
 def check_pairwise_intervals(entry: dict, path: str, check, fail) -> None:

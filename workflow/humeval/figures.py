@@ -530,6 +530,69 @@ def reliability_scatter(
     return fig
 
 
+def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
+    """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): power against evaluators per finding (one line per finding and item count, its Wilson interval as a band),
+    each reproduction's power at its actual size as a labelled point, and the ``target`` line."""
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    planned = power[(power["design"] == "planned") & power["power"].notna()]
+    lines = list(planned.groupby(["finding", "items"], sort=False))
+    for k, ((finding, items), part) in enumerate(lines):
+        colour = PALETTE[k % len(PALETTE)]
+        part = part.sort_values("evaluators")
+        label = f"{finding}" + (f" ({items:.0f} items)" if planned["items"].nunique() > 1 else "")
+        ax.plot(part["evaluators"], part["power"], marker="o", color=colour, label=label)
+        ax.fill_between(part["evaluators"], part["ci_low"], part["ci_high"], color=colour, alpha=0.15, linewidth=0)
+        actual = power[(power["finding"] == finding) & (power["design"] != "planned") & power["power"].notna()]
+        actual = actual.groupby(["evaluators", "items"], as_index=False).agg(
+            design=("design", ", ".join),
+            power=("power", "first"),
+            ci_low=("ci_low", "first"),
+            ci_high=("ci_high", "first"),
+        )  # reproductions of one size are one point, named together
+        for record in actual.itertuples():
+            ax.errorbar(
+                record.evaluators,
+                record.power,
+                yerr=[[record.power - record.ci_low], [record.ci_high - record.power]],
+                fmt="s",
+                color=colour,
+                mfc="white",
+                capsize=2,
+            )
+            ax.annotate(
+                record.design, (record.evaluators, record.power), textcoords="offset points", xytext=(4, 4), fontsize=7
+            )
+    if not lines:  # nothing simulated: say why where the curves would be
+        ax.text(
+            0.5,
+            0.5,
+            "\n".join(dict.fromkeys(power["note"].dropna())) or "no findings",
+            ha="center",
+            va="center",
+            transform=ax.transAxes,
+            fontsize=9,
+            wrap=True,
+        )
+    ax.axhline(target, color="black", linestyle="--", linewidth=0.8)
+    ax.text(0.005, target, f"{target:.0%}", va="bottom", fontsize=8, transform=ax.get_yaxis_transform())
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("evaluators (log scale); squares: each reproduction at its actual size")
+    ax.set_ylabel("power to recover the finding")
+    simulations = int(planned["simulations"].max()) if len(planned) else 0
+    ax.set_title(
+        f"Simulated power per finding ({simulations} simulations a design, 95% Wilson bands)"
+        if lines
+        else "Simulated power per finding: nothing to simulate"
+    )
+    if lines:
+        ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    save(fig, path_stem, formats)
+    plt.close(fig)
+
+
 def draw_figures(
     audit: pd.DataFrame, specs: list[dict], outdir: str | Path, formats: tuple[str, ...] = ("png",)
 ) -> list[Path]:

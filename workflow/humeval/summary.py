@@ -73,6 +73,87 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
     )
 
 
+def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """``summary/findings.csv``: per study, finding (:func:`humeval.planning.findings`: the claims and the planning
+    findings) and experiment, whether the finding holds there (yes, no, or not measured where the experiment lacks
+    its cells), read from the audit (recomputed values, else published); a claim on O and on the experiment its
+    ``reproduction`` side stands for (R1), a planning finding on every experiment. For a reproduction, the power a
+    study of its size had to recover the finding (``planning/power.csv``) with its 95% interval; none where the
+    resampled experiment is that reproduction itself: such "observed power" follows from the reproduction's own
+    result and says nothing beyond it (Hoenig & Heisey 2001, The American Statistician 55(1))."""
+    from humeval.planning import evaluate, experiment_sides, finding_cells, findings, side_label
+
+    rows = []
+    for study, audit in audits.items():
+        config = studies[study]
+        shown = audit["value"].where(audit["value"].notna(), audit["published"])
+        values = dict(zip(zip(audit["table"], audit["row"], audit["column"]), shown))
+        power = powers.get(study)
+        for finding in findings(config):
+            sides = experiment_sides(config)
+            sides = sides if finding.get("per_experiment") else sides[:2]
+            for experiment, side, claim_side in sides:
+                label = side_label(finding, side, claim_side)
+                measured = all(pd.notna(values.get(cell)) for cell in finding_cells(finding, label))
+                record = {
+                    "study": study,
+                    "finding": finding["id"],
+                    "text": finding["text"],
+                    "experiment": experiment,
+                    "holds": YES_NO[evaluate(finding, values, label)] if measured else "not measured",
+                    "power": float("nan"),
+                    "power_low": float("nan"),
+                    "power_high": float("nan"),
+                    "power_note": "",
+                }
+                if experiment != sides[0][0] and measured:
+                    record.update(design_power(power, finding["id"], experiment))
+                elif experiment != sides[0][0]:
+                    record["power_note"] = f"{experiment} does not measure this finding's cells"
+                rows.append(record)
+    columns = ["study", "finding", "text", "experiment", "holds", "power", "power_low", "power_high", "power_note"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> dict:
+    """The power of the simulated design of ``experiment``'s size to recover ``finding`` (``planning/power.csv``),
+    or a note saying why there is none."""
+    if power is None:
+        return {"power_note": "planning was not run (--config planning=false)"}
+    hit = power[(power["finding"] == finding) & (power["design"] == experiment)]
+    if hit.empty:
+        planned = power[power["finding"] == finding]
+        return {"power_note": planned["note"].iloc[0] if not planned.empty else "no planning for this finding"}
+    record = hit.iloc[0]
+    if record["pilot"] == experiment:
+        return {"power_note": f"resampled from {experiment} itself: observed power, not shown"}
+    if pd.isna(record["power"]):
+        return {"power_note": record["note"]}
+    return {"power": record["power"], "power_low": record["ci_low"], "power_high": record["ci_high"]}
+
+
+def with_retrospective_power(claims: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
+    """``claims`` with the power the reproduction had to recover each claim at its size, from
+    :func:`findings_summary` (``reproduction_power``, ``power_low``, ``power_high``, ``power_note``)."""
+    reproduction = found.groupby(["study", "finding"], sort=False).nth(1).set_index(["study", "finding"])
+    keys = list(zip(claims["study"], claims["claim"]))
+    out = claims.copy()
+    for source, target in (("power", "reproduction_power"), ("power_low", "power_low"), ("power_high", "power_high")):
+        out[target] = [reproduction[source].get(k, float("nan")) for k in keys]
+    out["power_note"] = [reproduction["power_note"].get(k, "") for k in keys]
+    return out
+
+
+def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """``summary/planning.csv``: per study and finding, the smallest planned design whose simulated power
+    reaches 80% (:func:`humeval.planning.smallest_sufficient`), or why there is none."""
+    from humeval.planning import smallest_sufficient
+
+    frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
+    columns = ["study", "finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"]
+    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+
 def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per study, how many numbers have each status; and every mismatch with its note."""
     counts = pd.DataFrame(
@@ -415,29 +496,29 @@ def raw_files_frame(raw: dict) -> pd.DataFrame:
     )
 
 
-def reproduction_ids(study: dict) -> str:
-    """The experiments a study's claims call "reproduction": its ids after O (``R1``; ``R1-R3``)."""
-    ids = [e["id"] for e in study.get("experiments", [])][1:]
-    return ids[0] if len(ids) == 1 else f"{ids[0]}-{ids[-1]}" if ids else "the reproduction"
-
-
-def verdict_rows(counts: pd.DataFrame, claims: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
-    """Per study, the reviewer's verdict: how many of the original's findings (QRA Type IV claims,
-    ``summary/claims.csv``) hold in the reproduction, how many of the printed numbers the raw data can determine
+def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
+    """Per study, the reviewer's verdict: of the original's findings that hold in O (QRA Type IV claims and
+    planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures them (``k of n
+    (R1-R3)`` counts finding and reproduction pairs), how many of the printed numbers the raw data can determine
     it recomputes (``summary/audit.csv``: match of match + mismatch), how many it cannot (published only), and the
     study-level QRA3 CV* over the most experiments a QRA3 table of the study compares (in brackets)."""
     rows = []
     for record in counts.to_dict("records"):
         study = record["study"]
-        own = claims[claims["study"] == study]
+        own = found[found["study"] == study]
+        first = own.groupby("finding", sort=False)["holds"].transform("first")
+        pairs = own[
+            (first == "yes") & own["holds"].isin(["yes", "no"]) & ~own.index.isin(own.groupby("finding").head(1).index)
+        ]
+        ids = list(dict.fromkeys(pairs["experiment"]))
         headline = qra3[(qra3["study"] == study) & (qra3["level"] == "study")]
         widest = headline["experiments"].str.count(",")
         rows.append(
             {
                 "study": study,
                 "findings": (
-                    f"{(own['replicated'] == 'yes').sum()} of {len(own)} ({reproduction_ids(studies[study])})"
-                    if len(own)
+                    f"{(pairs['holds'] == 'yes').sum()} of {len(pairs)} ({ids[0] if len(ids) == 1 else f'{ids[0]}-{ids[-1]}'})"
+                    if len(pairs)
                     else "none stated"
                 ),
                 "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
@@ -454,7 +535,20 @@ def verdict_rows(counts: pd.DataFrame, claims: pd.DataFrame, qra3: pd.DataFrame,
     return rows
 
 
-def overview_rst(verdicts: list[dict], audits: dict, raw: dict) -> str:
+def misses_with_power(found: pd.DataFrame) -> str:
+    """The findings a reproduction did not recover, each with the power a study of its size had to
+    (``yao-2022 Y2 R1 0.52``): a miss at a power near 1 says the finding did not reproduce; at a low power, that
+    the reproduction could hardly have seen it. Empty without misses."""
+    first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
+    missed = found[(first == "yes") & (found["holds"] == "no")]
+    return "; ".join(
+        f"{'-'.join(f.study.split('-')[:2])} {f.finding} {f.experiment} "
+        + (f"{f.power:.2f}" if pd.notna(f.power) else "power n/a")
+        for f in missed.itertuples()
+    )
+
+
+def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
     """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: Snakemake centres
     its front page vertically, so a taller page is cut off at the top. With six studies it is 655 px tall in a
     1280x800 viewport (measured by ``test_e2e_report``), room for about two more one-line rows. Per study the verdict
@@ -482,10 +576,21 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict) -> str:
             "Verdict per study",
             "-----------------",
             "",
-            "The original's findings that hold (`summary-claims.html`_); printed numbers recomputed, and those without",
+            "The original's findings that hold (`summary-findings.html`_); printed numbers recomputed, and those without",
             "raw data (`summary-audit.html`_); study-level QRA3 CV* (%). Each study's section has the details.",
             "",
             rst_table(["study", "findings hold", "numbers match", "no raw data", "QRA3 CV*"], rows),
+            *(
+                [
+                    (
+                        "Not recovered, with the power a reproduction of its size had to recover it "
+                        f"(`summary-planning.html`_; n/a: resampled from that reproduction itself): {rst_text(misses)}."
+                    ),
+                    "",
+                ]
+                if misses
+                else []
+            ),
             f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 (`summary-raw-files.html`_); "
             "versions and config digest: `summary-run.html`_. Conditions differing from O's: "
             + (differing or "none stated")

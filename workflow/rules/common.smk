@@ -75,6 +75,8 @@ except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 # PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
 FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
+#: Whether each study's reproduction planning runs (--config planning=false skips it).
+PLANNING = bool(config.get("planning", True))
 
 
 wildcard_constraints:
@@ -103,6 +105,8 @@ STAGES = [
     "qra",
     "tables",
     "figures",
+    "planning",
+    "planning_report",
     "summary",
 ]
 
@@ -139,6 +143,8 @@ def get_final_output():
                 "figures",
             )
         ]
+    if PLANNING:
+        outputs += [results(study, f"planning/{name}") for study in STUDIES for name in ("power.csv", "power.html")]
     return outputs + [
         CODE_VERSION,
         "results/summary/qra.csv",

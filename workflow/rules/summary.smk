@@ -6,6 +6,7 @@ rule summary:
         qra=expand("results/{study}/intermediate/qra_summary.csv", study=STUDIES),
         qra3=expand("results/{study}/qra3", study=STUDIES),
         code_version=CODE_VERSION,
+        planning=expand("results/{study}/planning/power.csv", study=STUDIES) if PLANNING else [],
         code=code_for("summary"),
     output:
         qra="results/summary/qra.csv",
@@ -59,6 +60,20 @@ rule summary:
             category="Summary",
             labels={"study": "all", "table": "raw files", "kind": "provenance"},
         ),
+        findings="results/summary/findings.csv",
+        findings_html=report(
+            "results/summary/summary-findings.html",
+            caption="../report/summary_claims.rst",
+            category="Summary",
+            labels={"study": "all", "table": "findings", "kind": "summary"},
+        ),
+        planning="results/summary/planning.csv",
+        planning_html=report(
+            "results/summary/summary-planning.html",
+            caption="../report/planning.rst",
+            category="Summary",
+            labels={"study": "all", "table": "planning", "kind": "summary"},
+        ),
         overview="results/summary/overview.rst",
         run="results/summary/run.csv",
         run_html=report(
@@ -76,7 +91,8 @@ rule summary:
         "../../envs/humeval.yaml"
     params:
         studies=list(STUDIES),
+        planning=PLANNING,
         formats=FIGURE_FORMATS,
-        configs=all_studies_slice("experiments", "qra", "qra3", "raw"),
+        configs=all_studies_slice("experiments", "qra", "qra3", "raw", "planning"),
     script:
         "../scripts/summary.py"

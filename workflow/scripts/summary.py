@@ -4,6 +4,7 @@ from pathlib import Path
 
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
+from humeval.planning import as_numbers
 from humeval.runner import run, studies_config
 from humeval.studyfile import study_path
 from humeval.summary import (
@@ -11,7 +12,10 @@ from humeval.summary import (
     claims_summary,
     cv_star_figure,
     evidence_counts,
+    findings_summary,
+    misses_with_power,
     overview_rst,
+    planning_summary,
     qra3_figure,
     qra3_summary,
     qra_summary,
@@ -19,6 +23,7 @@ from humeval.summary import (
     read_qra3_notes,
     run_metadata,
     verdict_rows,
+    with_retrospective_power,
 )
 from humeval.tables import frame_markdown
 
@@ -27,12 +32,18 @@ def main():
     studies, configs = snakemake.params.studies, studies_config(snakemake)
     audits = {s: read_csv(p) for s, p in zip(studies, snakemake.input.audits)}
     qra = qra_summary({s: read_csv(p) for s, p in zip(studies, snakemake.input.qra)})
-    claims = claims_summary(audits, configs)
+    planned = zip(studies, snakemake.input.planning) if snakemake.params.planning else []
+    powers = {s: as_numbers(read_csv(p)) for s, p in planned}
+    found = findings_summary(audits, configs, powers)
+    claims = with_retrospective_power(claims_summary(audits, configs), found)
+    planning = planning_summary(powers)
     counts, mismatches = audit_summary(audits)
     out = snakemake.output
     write_csv(qra, out.qra)
     Path(out.qra_md).write_text("**QRA Types I and II across studies**\n\n" + frame_markdown(qra) + "\n")
     write_csv(claims, out.claims)
+    write_csv(planning, out.planning)
+    write_csv(found, out.findings)
     Path(out.claims_md).write_text("**Claims (QRA Type IV)**\n\n" + frame_markdown(claims) + "\n")
     write_csv(counts, out.audit)
     write_csv(mismatches, out.mismatches)
@@ -49,13 +60,22 @@ def main():
         "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
     )
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
-    verdicts = verdict_rows(counts, claims, qra3, configs)
+    verdicts = verdict_rows(counts, found, qra3, configs)
     pages = {
         out.qra_html: (
             out.qra,
             qra,
             "QRA Types I and II across studies",
             "CV* (Type I) and correlations (Type II) with inputs and recipe.",
+        ),
+        out.findings_html: (
+            out.findings,
+            found,
+            "Findings per experiment",
+            (
+                "Each finding of the original (claims and planning findings) in every experiment: whether it holds, and "
+                "for a reproduction the simulated power a study of its size had to recover it (95% Wilson interval)."
+            ),
         ),
         out.claims_html: (
             out.claims,
@@ -76,6 +96,15 @@ def main():
                 "QRA3 CV* over the experiments in brackets."
             ),
         ),
+        out.planning_html: (
+            out.planning,
+            planning,
+            "Reproduction planning across studies",
+            (
+                "Per finding, the smallest planned design (evaluators x items) whose simulated power to recover it "
+                "reaches 80%, with its 95% Wilson interval; each study's planning/power.csv has every design."
+            ),
+        ),
         out.qra3_html: (
             out.qra3,
             qra3,
@@ -90,7 +119,7 @@ def main():
     Path(out.raw_html).write_text(
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )
-    Path(out.overview).write_text(overview_rst(verdicts, audits, raw))
+    Path(out.overview).write_text(overview_rst(verdicts, audits, raw, misses_with_power(found)))
     # the study files as this job reads them; not inputs, so that editing a title reruns no summary
     files = [study_path(snakemake.config, name) for name in studies]
     metadata = run_metadata(code_version, snakemake.config, files)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import get_args
+
 import numpy as np
 import pandas as pd
 
@@ -264,9 +266,10 @@ def pairwise_tally_numbers(
         The table the cells go to.
     row, column : str
         Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
-    stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score'}
+    stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score', 'sign_p'}
         The statistics: ``win_pct`` = 100 wins / n; ``bws`` = 100 (wins - losses) / n (the best-worst score,
-        -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100); ``score`` = wins - losses.
+        -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100); ``score`` = wins - losses; ``sign_p`` the exact
+        two-sided sign test of wins against losses (ties left out; scipy's ``binomtest``), only when asked for.
     by : list of str
         The columns whose values make a group.
     majority : bool
@@ -289,15 +292,16 @@ def pairwise_tally_numbers(
     DataFrame
         Cells (table, row, column, value): one per group, system and statistic.
     """
-    unknown = [s for s in stats if s not in TALLY_STATS]
+    known = get_args(TallyStat)
+    unknown = [s for s in stats if s not in known]
     if unknown:
-        raise HumevalError(f"metric pairwise_tally: unknown statistic(s) {unknown}; known: {list(TALLY_STATS)}")
+        raise HumevalError(f"metric pairwise_tally: unknown statistic(s) {unknown}; known: {list(known)}")
     rows = data.rows(frame, variant, where)
     rows = rows[rows["response_type"] == "pairwise"]
     out = []
     for keys, group in groups_of(rows, by):
         pairs = majority_vote(group).rename(columns={"vote": "value"}) if majority else group
-        tally = pairwise_tally(pairs)
+        tally = pairwise_tally(pairs, sign_test="sign_p" in stats)
         tally[list(PERCENT_STATS)] *= SCALES[scale]
         for system, record in tally.iterrows():
             for stat in stats:

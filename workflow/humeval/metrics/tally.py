@@ -4,20 +4,22 @@ low-level piece that the pairwise metrics (preference scores, relative preferenc
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Literal
 
 import pandas as pd
 
-#: The statistics of :func:`pairwise_tally`.
-TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score"]
-TALLY_STATS = get_args(TallyStat)
+#: The statistics of :func:`pairwise_tally`; ``sign_p`` only on request (not among the default :data:`TALLY_STATS`).
+TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score", "sign_p"]
+TALLY_STATS = ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score")
 
 
-def pairwise_tally(pairs: pd.DataFrame) -> pd.DataFrame:
+def pairwise_tally(pairs: pd.DataFrame, sign_test: bool = False) -> pd.DataFrame:
     """Per system over both positions: wins, losses, ties, comparisons ``n``, ``win_pct`` = 100 wins / n, the
     best-worst score ``bws`` = 100 (wins - losses) / n (-100..100; Louviere et al. 2015, as a pairwise choice
     is a best-worst choice of two), ``bws_scaled`` = (bws + 100) / 2 (0..100) and the raw ``score`` = wins -
-    losses. ``pairs``: system, system_b, value (+1 system preferred, -1 system_b, 0 tie).
+    losses; ``sign_p`` (when ``sign_test``) the two-sided exact binomial sign test of wins against losses, ties
+    left out (scipy's ``binomtest``, p = 0.5; 1 without any win or loss). ``pairs``: system, system_b, value (+1
+    system preferred, -1 system_b, 0 tie).
 
     >>> pairs = pd.DataFrame({"system": ["a", "a", "b"], "system_b": ["b", "c", "c"], "value": [1, 0, -1]})
     >>> pairwise_tally(pairs).loc["a"].tolist()
@@ -39,4 +41,11 @@ def pairwise_tally(pairs: pd.DataFrame) -> pd.DataFrame:
     tally["bws"] = 100 * (tally["wins"] - tally["losses"]) / tally["n"]
     tally["bws_scaled"] = (tally["bws"] + 100) / 2
     tally["score"] = tally["wins"] - tally["losses"]
-    return tally[list(TALLY_STATS)]
+    if not sign_test:
+        return tally[list(TALLY_STATS)]
+    from scipy.stats import binomtest
+
+    tally["sign_p"] = [
+        binomtest(int(w), int(w + lo)).pvalue if w + lo > 0 else 1.0 for w, lo in zip(tally["wins"], tally["losses"])
+    ]
+    return tally

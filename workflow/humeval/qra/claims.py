@@ -24,6 +24,27 @@ def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) 
     raise HumevalError(f"claim operand {cell} has no {side} value")
 
 
+def claim_holds(claim: dict, operand) -> tuple[bool, dict]:
+    """Whether ``claim`` holds where ``operand(spec)`` gives an operand's number: every comparison holds, and the
+    test's p-value is below its alpha where the claim has one (``significance: {p, alpha?}``, alpha 0.05 by
+    default); a NaN operand makes a comparison fail. Also the operands read: ``{comparisons: [(left, right)],
+    p?}``. Shared by Type IV and the planning of reproductions (:mod:`humeval.planning`).
+
+    >>> claim = {"comparisons": [{"left": 2, "op": ">", "right": 1}], "significance": {"p": 0.04, "alpha": 0.01}}
+    >>> claim_holds(claim, float)
+    (False, {'comparisons': [(2.0, 1.0)], 'p': 0.04})
+    """
+    holds, read = True, {"comparisons": []}
+    for comparison in claim["comparisons"]:
+        left, right = operand(comparison["left"]), operand(comparison["right"])
+        holds &= bool(_OPERATORS[comparison["op"]](left, right))
+        read["comparisons"].append((left, right))
+    if claim.get("significance"):
+        read["p"] = operand(claim["significance"]["p"])
+        holds &= bool(read["p"] < claim["significance"].get("alpha", 0.05))
+    return holds, read
+
+
 @register("qra", "claims")
 def claims_entry(
     values: pd.DataFrame,
@@ -33,17 +54,20 @@ def claims_entry(
     claims: list[dict],
     labels: dict[str, str] | None = None,
 ) -> tuple[list[tuple], list[tuple]]:
-    """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold; it is
-    evaluated on the original and on the reproduction side, reading recomputed values where there are any and
-    published ones otherwise.
+    """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold, and, where the
+    paper tested it, a test whose p-value must be below its alpha (``significance``); it is evaluated on the
+    original and on the reproduction side, reading recomputed values where there are any and published ones
+    otherwise.
 
     Parameters
     ----------
     table : str
         The table the results go to.
     claims : list of dict
-        ``[{id, text, comparisons: [{left, op, right}]}]``: ``op`` one of ``>``, ``>=``, ``<``, ``<=``; an operand
-        is a number or ``{table, row, column}`` with ``{side}`` placeholders.
+        ``[{id, text, comparisons: [{left, op, right}], significance?: {p, alpha?}}]``: ``op`` one of ``>``, ``>=``,
+        ``<``, ``<=``; an operand is a number or ``{table, row, column}`` with ``{side}`` placeholders;
+        ``significance.p`` is the cell of the paper's test's p-value (same form), ``alpha`` the paper's level
+        (default 0.05): the claim holds only where p < alpha.
     labels : dict of str to str, optional
         The text that replaces ``{side}`` in operand labels, per side (``{original: O, reproduction: R}``;
         default: ``original``, ``reproduction``).
@@ -53,22 +77,24 @@ def claims_entry(
     cells, summary : list of tuple
         Cells: rows ``<claim>`` with columns ``original``, ``reproduction`` (1 holds, 0 not) and
         ``replicated`` (1 when it holds on both sides); rows ``<claim>.<k>`` with the operands of comparison k
-        on both sides. No summary rows.
+        on both sides; rows ``<claim>.p`` with each side's p-value (column ``<side>_p``) where the claim has a test.
+        No summary rows.
     """
     out = []
     labels = {"original": "original", "reproduction": "reproduction", **(labels or {})}
     for claim in claims:
         verdicts = {}
         for side in ("original", "reproduction"):
-            holds = True
-            for k, comparison in enumerate(claim["comparisons"], 1):
-                left = _operand(values, published, comparison["left"], labels[side])
-                right = _operand(values, published, comparison["right"], labels[side])
-                holds &= bool(_OPERATORS[comparison["op"]](left, right))
+            holds, operands = claim_holds(
+                claim, lambda operand, s=side: _operand(values, published, operand, labels[s])
+            )
+            for k, (left, right) in enumerate(operands["comparisons"], 1):
                 out += [
                     (table, f"{claim['id']}.{k}", f"{side}_left", left),
                     (table, f"{claim['id']}.{k}", f"{side}_right", right),
                 ]
+            if "p" in operands:
+                out.append((table, f"{claim['id']}.p", f"{side}_p", operands["p"]))
             verdicts[side] = holds
         out += [
             (table, claim["id"], "original", float(verdicts["original"])),

@@ -1,0 +1,195 @@
+"""Reproduction planning (humeval.planning) checked against analytic power on synthetic studies with a known
+effect: the simulated power of a two-sample t test equals statsmodels' TTestIndPower, and that of an exact sign
+test its exact binomial power, each within the simulation's 95% Wilson interval at three sizes; the resampling
+itself, by hand."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from humeval.metrics import StudyData
+from humeval.planning import copies, plan_study, smallest_sufficient
+
+EVALUATORS, ITEMS = 400, 300  # the pilot: every evaluator judges every item (crossed), so copies rarely repeat
+
+
+def study_data(judgements: pd.DataFrame, metrics: list[dict], finding: dict, planning: dict) -> StudyData:
+    config = {
+        "name": "synthetic-2026-power",
+        "experiments": [{"id": "O"}],
+        "metrics": metrics,
+        "planning": {"labels": {"original": "O"}, "findings": [finding], **planning},
+    }
+    empty = pd.DataFrame(columns=["judgement_id"])
+    return StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)
+
+
+def crossed(rng, values_a, values_b, pairwise=False) -> pd.DataFrame:
+    """Every evaluator x item: ratings of systems A and B, or one A-vs-B comparison."""
+    e, i = np.meshgrid(np.arange(EVALUATORS), np.arange(ITEMS), indexing="ij")
+    e, i = e.ravel(), i.ravel()
+    base = {"side": "O", "criterion": "c", "participant": [f"P{x}" for x in e], "item": [f"I{x}" for x in i]}
+    if pairwise:
+        frame = pd.DataFrame({**base, "system": "A", "system_b": "B", "value": values_a, "response_type": "pairwise"})
+    else:
+        frame = pd.concat(
+            [
+                pd.DataFrame({**base, "system": s, "value": v, "response_type": "rating"})
+                for s, v in (("A", values_a), ("B", values_b))
+            ],
+            ignore_index=True,
+        )
+    return frame.assign(judgement_id=np.arange(len(frame)))
+
+
+def simulated(power: pd.DataFrame, evaluators: int) -> pd.Series:
+    return power[(power["design"] == "planned") & (power["evaluators"] == evaluators)].iloc[0]
+
+
+def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
+    from statsmodels.stats.power import TTestIndPower
+
+    rng = np.random.default_rng(1)
+    n = EVALUATORS * ITEMS
+    judgements = crossed(rng, rng.normal(0.4, 1, n), rng.normal(0.0, 1, n))
+    metrics = [
+        {
+            "metric": "describe",
+            "table": "means",
+            "by": ["side", "system"],
+            "stats": ["mean"],
+            "row": "{side}",
+            "column": "{system}",
+        },
+        {
+            "metric": "significance",
+            "table": "tests",
+            "by": ["side"],
+            "compare": "system",
+            "pairs": [["A", "B"]],
+            "row": "{side}",
+            "tests": [{"test": "student_t", "columns": {"statistic": "t", "p": "p"}}],
+        },
+    ]
+    finding = {
+        "id": "F1",
+        "text": "A is rated higher than B (Student t, p < 0.05)",
+        "comparisons": [
+            {
+                "left": {"table": "means", "row": "{side}", "column": "A"},
+                "op": ">",
+                "right": {"table": "means", "row": "{side}", "column": "B"},
+            }
+        ],
+        "significance": {"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
+    }
+    sizes = [2, 4, 8]  # x 10 items: 20, 40 and 80 ratings per system
+    data = study_data(
+        judgements, metrics, finding, {"evaluators": sizes, "items": [10], "simulations": 1000, "seed": 3}
+    )
+    values = judgements.groupby("system")["value"]
+    mean, var = values.mean(), values.var()
+    d = (mean["A"] - mean["B"]) / np.sqrt((var["A"] + var["B"]) / 2)  # the pilot's own effect, which is resampled
+    assert d == pytest.approx(0.4, abs=0.01)
+    metric_values = pd.DataFrame(
+        {
+            "table": ["means", "means", "tests"],
+            "row": "O",
+            "column": ["A", "B", "p"],
+            "value": [mean["A"], mean["B"], 0.0],
+        }
+    )
+    from scipy.stats import ttest_ind
+
+    metric_values.loc[2, "value"] = ttest_ind(
+        judgements.loc[judgements["system"] == "A", "value"], judgements.loc[judgements["system"] == "B", "value"]
+    ).pvalue
+    power = plan_study(data, metric_values)
+    for size in sizes:
+        row = simulated(power, size)
+        # the finding: A above B and two-sided p < 0.05, i.e. t above its 97.5% quantile
+        analytic = TTestIndPower().power(effect_size=d, nobs1=size * 10, alpha=0.025, ratio=1, alternative="larger")
+        assert row["ci_low"] <= analytic <= row["ci_high"], (size, analytic, row.to_dict())
+    assert list(power.loc[power["design"] == "planned", "power"]) == sorted(
+        power.loc[power["design"] == "planned", "power"]
+    )
+
+
+def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three_sizes():
+    from scipy.stats import binom, binomtest
+
+    rng = np.random.default_rng(2)
+    n = EVALUATORS * ITEMS
+    judgements = crossed(rng, np.where(rng.random(n) < 0.65, 1, -1), None, pairwise=True)
+    metrics = [
+        {
+            "metric": "pairwise_tally",
+            "table": "tally",
+            "stats": ["wins", "losses", "sign_p"],
+            "by": ["side"],
+            "row": "{side}|{system}",
+        }
+    ]
+    finding = {
+        "id": "F1",
+        "text": "A wins more comparisons than it loses against B (exact sign test, p < 0.05)",
+        "comparisons": [
+            {
+                "left": {"table": "tally", "row": "{side}|A", "column": "wins"},
+                "op": ">",
+                "right": {"table": "tally", "row": "{side}|A", "column": "losses"},
+            }
+        ],
+        "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
+    }
+    sizes = [2, 3, 5]  # x 10 items: 20, 30 and 50 comparisons
+    data = study_data(
+        judgements, metrics, finding, {"evaluators": sizes, "items": [10], "simulations": 1000, "seed": 4}
+    )
+    share = (judgements["value"] > 0).mean()  # the pilot's own win share, which is resampled
+    assert share == pytest.approx(0.65, abs=0.01)
+    wins = int((judgements["value"] > 0).sum())
+    metric_values = pd.DataFrame(
+        {
+            "table": "tally",
+            "row": "O|A",
+            "column": ["wins", "losses", "sign_p"],
+            "value": [wins, n - wins, binomtest(wins, n).pvalue],
+        }
+    )
+    power = plan_study(data, metric_values)
+    for size in sizes:
+        m = size * 10
+        exact = sum(binom.pmf(k, m, share) for k in range(m + 1) if k > m - k and binomtest(k, m).pvalue < 0.05)
+        row = simulated(power, size)
+        assert row["ci_low"] <= exact <= row["ci_high"], (size, exact, row.to_dict())
+
+
+def test_a_design_holds_each_judgement_once_per_copy_of_its_evaluator_and_of_its_item():
+    # judgements: (e0, i0), (e0, i1), (e1, i1); drawn: e0 twice, e1 never; i1 twice, i0 once
+    rows, a, b = copies(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0, 0]), np.array([1, 0, 1]))
+    assert sorted(zip(rows.tolist(), a.tolist(), b.tolist())) == [
+        (0, 0, 0),
+        (0, 1, 0),
+        (1, 0, 0),
+        (1, 0, 1),
+        (1, 1, 0),
+        (1, 1, 1),
+    ]
+
+
+def test_the_smallest_sufficient_design_is_the_fewest_judgements_reaching_80_percent():
+    power = pd.DataFrame(
+        {
+            "finding": "F1",
+            "design": "planned",
+            "evaluators": [2, 4, 8, 4],
+            "items": [10, 10, 10, 5],
+            "power": [0.5, 0.81, 0.95, 0.82],
+            "ci_low": 0.0,
+            "ci_high": 1.0,
+            "note": "",
+        }
+    )
+    best = smallest_sufficient(power).iloc[0]
+    assert (best["evaluators"], best["items"], best["power"]) == (4, 5, 0.82)

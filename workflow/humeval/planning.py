@@ -1,0 +1,406 @@
+"""Reproduction planning: how likely a reproduction of a given size is to recover each of the original's findings.
+
+A finding is a QRA Type IV claim (:func:`humeval.qra.claims.claim_holds`: comparisons of table cells that must all
+hold and, where the paper tested it, a p-value below its alpha), or one listed under the study's ``planning:
+findings``. Its power at a design (E evaluators, I items) is the share of simulated reproductions of that size in
+which it holds, after Card et al. (2020, "With Little Power Comes Great Responsibility", EMNLP): each simulation
+draws E evaluators and I items with replacement from the pilot's (a two-way cluster bootstrap, the "pigeonhole"
+bootstrap of Owen 2007), keeps every judgement the pilot has of a drawn evaluator on a drawn item, once per copy
+of each (copies relabelled as new evaluators and items, so an evaluator drawn twice is two evaluators, each with
+the items the design gave the original one), and recomputes the finding's own cells with the study's own metric
+entries (:func:`humeval.metrics.metrics_study`) on the pilot's side, the other sides left as they are. The pilot
+is the first experiment (O, then R1, ...) whose judgements are public and whose cells the metrics compute.
+
+The resampling is vectorised (:func:`copies`: one ``bincount`` and ``repeat`` per simulation, no loop over
+judgements); each simulation then runs the metric entries the findings read, once. Seeded by ``seed``; the
+interval of each power is Wilson's 95% interval for a binomial proportion over the simulations (scipy).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+
+#: Planned designs by default: these multiples of the pilot's evaluators, at the pilot's items.
+EVALUATOR_FACTORS = (0.5, 1, 2, 4)
+#: Simulations per design by default: Wilson's 95% interval is at most +-0.07 wide around a power of 0.5 (0.055
+#: around 0.8), and the slowest default study plans in under a minute (docs/performance.md).
+SIMULATIONS = 200
+#: The power a design must reach to be called sufficient (Cohen 1988).
+TARGET = 0.8
+COLUMNS = [
+    "finding",
+    "design",
+    "evaluators",
+    "items",
+    "power",
+    "ci_low",
+    "ci_high",
+    "simulations",
+    "failed",
+    "pilot",
+    "note",
+]
+
+
+def as_numbers(power: pd.DataFrame) -> pd.DataFrame:
+    """A ``power.csv`` as read back (every cell text but the audit's numeric columns) with its numbers as numbers."""
+    numbers = ["evaluators", "items", "power", "ci_low", "ci_high", "simulations", "failed"]
+    return power.assign(**{c: pd.to_numeric(power[c]) for c in numbers if c in power})
+
+
+def findings(study: dict) -> list[dict]:
+    """Every finding to plan for: each QRA Type IV claim (with its entry's side labels: ``{side}`` is the text
+    for original or reproduction), then ``planning: findings`` (``{side}`` is each experiment's side name)."""
+    out = []
+    for entry in study.get("qra", []):
+        if entry["type"] == "claims":
+            out += [dict(claim, labels=entry.get("labels", {})) for claim in entry["claims"]]
+    planning = study.get("planning", {})
+    out += [dict(finding, per_experiment=True) for finding in planning.get("findings", [])]
+    return out
+
+
+def finding_cells(finding: dict, side_label: str) -> list[tuple[str, str, str]]:
+    """The (table, row, column) cells a finding reads on the side labelled ``side_label``."""
+    specs = [c[k] for c in finding["comparisons"] for k in ("left", "right")]
+    specs += [finding["significance"]["p"]] if finding.get("significance") else []
+    return [
+        tuple(str(spec[k]).format(side=side_label) for k in ("table", "row", "column"))
+        for spec in specs
+        if isinstance(spec, dict)
+    ]
+
+
+def side_label(finding: dict, side: str, claim_side: str) -> str:
+    """The text that replaces ``{side}`` in a finding's cells for the experiment whose side name is ``side``: that
+    name for a planning finding; for a claim, its entry's text for ``claim_side`` (original or reproduction)."""
+    if finding.get("per_experiment"):
+        return side
+    return {"original": "original", "reproduction": "reproduction", **finding.get("labels", {})}[claim_side]
+
+
+def evaluate(finding: dict, values: dict, label: str) -> bool:
+    """Whether ``finding`` holds on the side labelled ``label`` given ``values`` {(table, row, column): number}."""
+    from humeval.qra.claims import claim_holds
+
+    def operand(spec):
+        if isinstance(spec, (int, float)):
+            return float(spec)
+        return values.get(tuple(str(spec[k]).format(side=label) for k in ("table", "row", "column")), float("nan"))
+
+    return claim_holds(finding, operand)[0]
+
+
+def copies(evaluator: np.ndarray, item: np.ndarray, drawn_evaluators: np.ndarray, drawn_items: np.ndarray):
+    """One simulated design from the pilot's judgements (``evaluator`` and ``item`` codes per judgement, 0-based):
+    the judgement rows it holds, and for each the copy of its evaluator and of its item (0 = the first).
+
+    A judgement of evaluator e on item i appears once per (copy of e, copy of i): ``count_e * count_i`` times.
+
+    >>> rows, a, b = copies(np.array([0, 1]), np.array([0, 0]), np.array([0, 0, 1]), np.array([0, 0]))
+    >>> rows.tolist(), a.tolist(), b.tolist()
+    ([0, 0, 0, 0, 1, 1], [0, 0, 1, 1, 0, 0], [0, 1, 0, 1, 0, 1])
+    """
+    evaluator_count = np.bincount(drawn_evaluators, minlength=evaluator.max() + 1)[evaluator]
+    item_count = np.bincount(drawn_items, minlength=item.max() + 1)[item]
+    repeats = evaluator_count * item_count
+    rows = np.repeat(np.arange(evaluator.size), repeats)
+    within = np.arange(rows.size) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    per_item = item_count[rows]
+    return rows, within // per_item, within % per_item
+
+
+def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
+    """The values coded ``codes`` among the distinct ``names``, with the copy number appended where it is not the
+    first copy (``P01`` -> ``P01~2``): each distinct (value, copy) is written once, not once per judgement.
+
+    >>> relabelled(["a", "b"], np.array([0, 1, 0]), np.array([0, 0, 2])).tolist()
+    ['a', 'b', 'a~2']
+    """
+    count = len(names)
+    unique, inverse = np.unique(codes + count * copy, return_inverse=True)
+    text = [str(n) for n in names]
+    return np.array(
+        [text[u % count] if u < count else f"{text[u % count]}~{u // count}" for u in unique], dtype=object
+    )[inverse]
+
+
+class Simulator:
+    """The pilot side's kept judgements, coded once, and the study's metric entries that compute the findings'
+    cells; :meth:`power` simulates designs of it."""
+
+    def __init__(self, data, side: str, expected: dict):
+        from humeval.metrics import StudyData
+
+        rows = data.kept
+        self.pilot = rows[rows["side"] == side].reset_index(drop=True)
+        self.others = rows[rows["side"] != side]
+        self.evaluator, self.evaluators = pd.factorize(self.pilot["participant"])
+        self.item, self.items = pd.factorize(self.pilot["item"])
+        tables = {cell[0] for cell in expected}
+        config = dict(data.config, metrics=[m for m in data.config.get("metrics", []) if m["table"] in tables])
+        self.data, self.config, self.study_data = data, config, StudyData
+        # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
+        # other sides' judgements beside it; the cells must be the study's either way
+        whole = np.arange(len(self.pilot)), np.zeros(len(self.pilot), dtype=int), np.zeros(len(self.pilot), dtype=int)
+        for self.with_others in (False, True):
+            try:
+                identity = self.values(*whole)
+            except (HumevalError, ValueError, KeyError):
+                continue
+            differing = [c for c, v in expected.items() if not np.isclose(identity.get(c, np.nan), v, equal_nan=True)]
+            if not differing:
+                return
+        raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
+
+    def values(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> dict:
+        """The metric cells of one simulated design (the pilot's rows ``rows``, evaluator copies ``a``, item copies
+        ``b``) as {(table, row, column): value}."""
+        from humeval.metrics import metrics_study
+
+        sample = self.pilot.iloc[rows].reset_index(drop=True)
+        evaluator, item = self.evaluator[rows], self.item[rows]
+        sample["participant"] = relabelled(self.evaluators, evaluator, a)
+        sample["item"] = relabelled(self.items, item, b)
+        sample["judgement_id"] = np.arange(len(sample))  # each copy a judgement of its own
+        kept = pd.concat([self.others, sample], ignore_index=True) if self.with_others else sample
+        data = self.study_data(
+            kept=kept,
+            tidy=kept,
+            participants=self.data.participants,
+            exclusions=self.data.exclusions.iloc[:0],
+            published=self.data.published,
+            config=self.config,
+        )
+        cells = metrics_study(data)
+        return dict(zip(zip(cells["table"], cells["row"], cells["column"]), cells["value"]))
+
+    def power(self, chosen: list[dict], labels: list[str], evaluators: int, items: int, simulations: int, rng):
+        """For each finding of ``chosen`` (evaluated on its side label), how many of ``simulations`` designs of
+        ``evaluators`` x ``items`` recover it, and how many simulations the metrics refused (counted as not
+        recovered: a reproduction whose numbers cannot be computed recovers nothing)."""
+        import logging
+
+        drawn_e = rng.integers(0, len(self.evaluators), size=(simulations, evaluators))
+        drawn_i = rng.integers(0, len(self.items), size=(simulations, items))
+        held, failed = np.zeros(len(chosen), dtype=int), 0
+        logging.disable(logging.INFO)  # the metrics' notes, once per simulation, would flood the job's log
+        try:
+            for s in range(simulations):
+                try:
+                    values = self.values(*copies(self.evaluator, self.item, drawn_e[s], drawn_i[s]))
+                except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # pingouin asserts its input
+                    failed += 1
+                    continue
+                held += [evaluate(f, values, label) for f, label in zip(chosen, labels)]
+        finally:
+            logging.disable(logging.NOTSET)
+        return held, failed
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval of a binomial proportion (scipy's ``binomtest(...).proportion_ci``).
+
+    Checked by hand: centre (p + z^2/2n) / (1 + z^2/n), half-width z sqrt(p(1-p)/n + z^2/4n^2) / (1 + z^2/n).
+
+    >>> [round(x, 4) for x in wilson(160, 200)]
+    [0.7391, 0.8495]
+    """
+    from scipy.stats import binomtest
+
+    interval = binomtest(int(successes), int(n)).proportion_ci(confidence_level=0.95, method="wilson")
+    return float(interval.low), float(interval.high)
+
+
+def experiment_sides(study: dict) -> list[tuple[str, str, str]]:
+    """Per experiment in order: its id, its side name in the data (label, else id) and the side the claims call it
+    (original for the first, reproduction for the others)."""
+    experiments = study.get("experiments", [])
+    return [
+        (e["id"], e.get("label", e["id"]), "original" if k == 0 else "reproduction") for k, e in enumerate(experiments)
+    ]
+
+
+def pilot_of(finding: dict, sides: list[tuple[str, str, str]], size: dict, computed: set) -> tuple | None:
+    """The experiment a finding is resampled from: the first (O, then R1, ...) with public judgements whose side
+    has every cell the finding reads among the computed metric values; None when there is none."""
+    for experiment, side, claim_side in sides:
+        cells = set(finding_cells(finding, side_label(finding, side, claim_side)))
+        if size[side][0] > 0 and cells <= computed:
+            return experiment, side, claim_side
+    return None
+
+
+def side_size(kept: pd.DataFrame, side: str) -> tuple[int, int, float]:
+    """A side's evaluators, items, and judgements per item and criterion (its workload per item)."""
+    rows = kept[kept["side"] == side]
+    evaluators, items = rows["participant"].nunique(), rows["item"].nunique()
+    criteria = rows["criterion"].nunique() if "criterion" in rows else 1
+    return evaluators, items, len(rows) / max(1, items * max(1, criteria))
+
+
+def pilot_equivalent(pilot: tuple[int, int, float], reproduction: tuple[int, int, float]) -> int:
+    """How many of the pilot's evaluators give a reproduction's judgements per item and criterion in the
+    bootstrap (where each item copy gets E'/E of the pilot's judgements per item): E' = E_pilot x per_R /
+    per_pilot, at least 2. With the pilot's workload per evaluator it is the reproduction's evaluators; where the
+    pilot's evaluators judged one item each (liu's original: 2,880 workers, 3 judgements per item) and the
+    reproduction's 31 (77 evaluators), it is the 2,880 x 3.02 / 3.0 the reproduction's judgements stand for.
+
+    >>> pilot_equivalent((2880, 960, 3.0), (77, 804, 3.02))
+    2899
+    """
+    return max(2, round(pilot[0] * reproduction[2] / pilot[2]))
+
+
+def measures(finding: dict, side: str, known: set) -> bool:
+    """Whether the experiment whose side name is ``side`` measures a planning finding (its cells are among the
+    ``known`` computed or published ones; R2 of yao rated readability only); a claim's reproduction always does."""
+    return not finding.get("per_experiment") or set(finding_cells(finding, side)) <= known
+
+
+def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
+    """The study's ``planning/power.csv``: per finding, its power at every planned design (``design`` =
+    ``planned``) and at the actual size of every reproduction (``design`` = its id), with Wilson intervals, the
+    pilot experiment, and a note where a finding cannot be resampled. ``metrics``: the study's metric values
+    (which cells the data compute). The findings of one pilot share their simulations, and a design asked for
+    twice (a reproduction of the pilot's size) is simulated once."""
+    study = data.config
+    planning = study.get("planning", {})
+    simulations, rng = planning.get("simulations", SIMULATIONS), np.random.default_rng(planning.get("seed", 0))
+    computed = dict(zip(zip(metrics["table"], metrics["row"], metrics["column"]), metrics["value"]))
+    sides = experiment_sides(study)
+    size = {side: side_size(data.kept, side) for _, side, _ in sides}
+    published = data.published
+    known = set(computed) | set(zip(published["table"], published["row"], published["column"]))
+    rows, groups = [], {}
+    for finding in findings(study):
+        pilot = pilot_of(finding, sides, size, set(computed))
+        if pilot is None:
+            note = "no experiment with public judgements computes this finding's cells (published numbers only)"
+            rows.append({"finding": finding["id"], "design": "planned", "note": note})
+        else:
+            groups.setdefault(pilot, []).append(finding)
+    for (experiment, side, claim_side), chosen in groups.items():
+        labels = [side_label(f, side, claim_side) for f in chosen]
+        cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
+        simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
+        evaluators, items, _ = size[side]
+        designs = [
+            ("planned", e, i)
+            for e in planning.get("evaluators", sorted({max(2, round(f * evaluators)) for f in EVALUATOR_FACTORS}))
+            for i in planning.get("items", [items])
+        ]
+        notes = {}
+        for reproduction, reproduction_side, _ in sides[1:]:
+            given = planning.get("sizes", {}).get(reproduction)
+            actual = size[reproduction_side]
+            unmeasured = [f["id"] for f in chosen if not measures(f, reproduction_side, known)]
+            rows += [
+                {
+                    "finding": f,
+                    "design": reproduction,
+                    "pilot": experiment,
+                    "note": f"{reproduction} does not measure it",
+                }
+                for f in unmeasured
+            ]
+            if len(unmeasured) == len(chosen):
+                continue
+            if actual[0] > 0:
+                equivalent = pilot_equivalent(size[side], actual)
+                designs.append((reproduction, equivalent, actual[1]))
+                notes[reproduction] = (
+                    f"{reproduction}: {actual[0]} evaluators x {actual[1]} items, {actual[2]:.2f} judgements per item "
+                    f"and criterion, i.e. {equivalent} of the pilot's evaluators ({size[side][2]:.2f} per item and "
+                    "criterion)"
+                )
+            elif given:
+                designs.append((reproduction, given["evaluators"], given["items"]))
+            else:
+                note = f"{reproduction}'s size is unknown (its judgements are not public): give planning.sizes.{reproduction}"
+                rows += [
+                    {"finding": f["id"], "design": reproduction, "pilot": experiment, "note": note} for f in chosen
+                ]
+        results = {}
+        for e, i in dict.fromkeys((int(e), int(i)) for _, e, i in designs):
+            results[(e, i)] = simulator.power(chosen, labels, e, i, simulations, rng)
+        source = f"resampled from {experiment} ({evaluators} evaluators, {items} items)"
+        pilot_values = {cell: computed[cell] for cell in cells}
+        absent = {f["id"] for f, label in zip(chosen, labels) if not evaluate(f, pilot_values, label)}
+        for design, e, i in designs:
+            held, failed = results[(int(e), int(i))]
+            for finding, count in zip(chosen, held):
+                if design != "planned" and not measures(finding, {x: y for x, y, _ in sides}[design], known):
+                    continue
+                low, high = wilson(count, simulations)
+                rows.append(
+                    {
+                        "finding": finding["id"],
+                        "design": design,
+                        "evaluators": int(e),
+                        "items": int(i),
+                        "power": count / simulations,
+                        "ci_low": low,
+                        "ci_high": high,
+                        "simulations": simulations,
+                        "failed": failed,
+                        "pilot": experiment,
+                        "note": "; ".join(
+                            [source]
+                            + ([notes[design]] if design in notes else [])
+                            + (
+                                [f"the finding does not hold in {experiment}: this is the power of a study like it"]
+                                if finding["id"] in absent
+                                else []
+                            )
+                        ),
+                    }
+                )
+    if not findings(study):
+        note = "no findings: the study states no claims (QRA Type IV) and no planning findings"
+        rows.append({"finding": "none", "design": "planned", "note": note})
+    order = {f["id"]: k for k, f in enumerate(findings(study))}
+    frame = pd.DataFrame(rows, columns=COLUMNS)
+    frame = frame.astype({c: "Int64" for c in ("evaluators", "items", "simulations", "failed")})
+    key = frame["finding"].map(order).fillna(-1) * 2 + (frame["design"] != "planned")  # per finding, planned first
+    return frame.iloc[key.argsort(kind="stable")].reset_index(drop=True)
+
+
+def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
+    """Per finding, the smallest planned design (fewest judgements expected: evaluators x items) whose power
+    reaches :data:`TARGET`, or a note that none of the grid does."""
+    out = []
+    planned = power[power["design"] == "planned"]
+    for finding, part in planned.groupby("finding", sort=False):
+        part = part.dropna(subset=["power"])
+        enough = part[part["power"] >= TARGET].assign(size=lambda f: f["evaluators"] * f["items"])
+        if part.empty:
+            out.append({"finding": finding, "note": planned.loc[planned["finding"] == finding, "note"].iloc[0]})
+        elif enough.empty:
+            best = part.loc[part["power"].idxmax()]
+            out.append(
+                {
+                    "finding": finding,
+                    "power": best["power"],
+                    "note": f"no planned design reaches {TARGET:.0%}; the largest power is at "
+                    f"{best['evaluators']:.0f} evaluators x {best['items']:.0f} items",
+                }
+            )
+        else:
+            best = enough.sort_values(["size", "evaluators"]).iloc[0]
+            out.append(
+                {
+                    "finding": finding,
+                    "evaluators": best["evaluators"],
+                    "items": best["items"],
+                    "power": best["power"],
+                    "ci_low": best["ci_low"],
+                    "ci_high": best["ci_high"],
+                    "note": "",
+                }
+            )
+    frame = pd.DataFrame(out, columns=["finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"])
+    return frame.astype({"evaluators": "Int64", "items": "Int64"})
