@@ -115,7 +115,9 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         f"results/{name}/figures/{figure['id']}.png"
         for name, study in studies.items()
         for figure in study.get("figures", [])
-    } | {"results/summary/figure_cv_star.png", "results/summary/figure_qra3.png"}
+    } | {"results/summary/figure_cv_star.png", "results/summary/figure_qra3.png"} | {
+        f"results/{name}/planning/figure_power.png" for name in studies
+    }
     assert all(width > 0 for width in loaded.values()), {p: w for p, w in loaded.items() if w == 0}
     first_rows = len(rows_of(full_run / "results" / first / "numbers.csv"))  # 100 rows a page
     assert shown == [min(100, first_rows), f"rows 1-100 of {first_rows}" if first_rows > 100 else f"{first_rows} rows"]

@@ -76,7 +76,7 @@ except HumevalError as exc:
 # PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
 FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
 #: Whether each study's reproduction planning runs (--config planning=false skips it).
-PLANNING = bool(config.get("planning", True))
+PLANNING = str(config.get("planning", True)).lower() == "true"
 
 
 wildcard_constraints:
