@@ -536,16 +536,22 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
 
 
 def misses_with_power(found: pd.DataFrame) -> str:
-    """The findings a reproduction did not recover, each with the power a study of its size had to
-    (``yao-2022 Y2 R1 0.52``): a miss at a power near 1 says the finding did not reproduce; at a low power, that
-    the reproduction could hardly have seen it. Empty without misses."""
+    """The findings a reproduction did not recover, each with the power a study of its size had to, grouped by
+    study and reproduction (``yao-2022 R1: Y2 0.52; santhanam-2019 R1: C1, C2 n/a``; n/a where the power was not
+    estimated, e.g. resampled from that reproduction itself): a miss at a power near 1 says the finding did not
+    reproduce; at a low power, that the reproduction could hardly have seen it. Empty without misses."""
     first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
     missed = found[(first == "yes") & (found["holds"] == "no")]
-    return "; ".join(
-        f"{'-'.join(f.study.split('-')[:2])} {f.finding} {f.experiment} "
-        + (f"{f.power:.2f}" if pd.notna(f.power) else "power n/a")
-        for f in missed.itertuples()
-    )
+    parts = []
+    for (study, experiment), part in missed.groupby(["study", "experiment"], sort=False):
+        powers = [f"{p:.2f}" if pd.notna(p) else "n/a" for p in part["power"]]
+        listed = (
+            f"{', '.join(part['finding'])} {powers[0]}"
+            if len(set(powers)) == 1
+            else ", ".join(f"{f} {p}" for f, p in zip(part["finding"], powers))
+        )
+        parts.append(f"{'-'.join(study.split('-')[:2])} {experiment}: {listed}")
+    return "; ".join(parts)
 
 
 def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
@@ -576,15 +582,15 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             "Verdict per study",
             "-----------------",
             "",
-            "The original's findings that hold (`summary-findings.html`_); printed numbers recomputed, and those without",
-            "raw data (`summary-audit.html`_); study-level QRA3 CV* (%). Each study's section has the details.",
+            "The original's findings that hold (`summary-findings.html`_), printed numbers recomputed and those",
+            "without raw data (`summary-audit.html`_), study-level QRA3 CV* (%); details in each study's section.",
             "",
             rst_table(["study", "findings hold", "numbers match", "no raw data", "QRA3 CV*"], rows),
             *(
                 [
                     (
-                        "Not recovered, with the power a reproduction of its size had to recover it "
-                        f"(`summary-planning.html`_; n/a: resampled from that reproduction itself): {rst_text(misses)}."
+                        "Not recovered, with the power a reproduction of that size had (`summary-planning.html`_; n/a: "
+                        f"not estimated): {rst_text(misses)}."
                     ),
                     "",
                 ]
