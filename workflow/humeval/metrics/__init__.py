@@ -16,7 +16,7 @@ from typing import Literal
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.intermediate import VALUE_COLUMNS
+from humeval.intermediate import VALUE_COLUMNS, kept_judgements, read_csv
 from humeval.vocabulary import function
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,23 @@ class StudyData:
     variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @classmethod
+    def from_files(cls, inputs, config: dict) -> StudyData:
+        """A study's data as its stage files hold them: ``inputs`` names ``judgements``, ``participants``,
+        ``exclusions``, ``published`` and, where a job has it, ``variants`` (a Snakemake job's input)."""
+        tidy, exclusions = read_csv(inputs.judgements), read_csv(inputs.exclusions)
+        data = cls(
+            kept=kept_judgements(tidy, exclusions),
+            tidy=tidy,
+            participants=read_csv(inputs.participants),
+            exclusions=exclusions,
+            published=read_csv(inputs.published),
+            config=config,
+        )
+        if hasattr(inputs, "variants"):
+            data.variant_exclusions = read_csv(inputs.variants)
+        return data
 
     def rows(self, frame: str = "kept", variant: str | None = None, where: dict | None = None) -> pd.DataFrame:
         """The judgements a metric reads: ``frame`` (``kept``, ``tidy`` or a ``derived`` frame's id), less the
