@@ -15,7 +15,7 @@ from helpers import copy_project, package_path, raw_source, skip_or_fail
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 # generated beside the results but not results: per-job logs and benchmarks (timings), the report and its screenshots
 # what differs between two runs by design: logs, timings, screenshots, and the run page (its date)
-NOT_COMPARED = ("logs/", "benchmarks/", "screenshots/", "report.html", "summary/run.")
+NOT_COMPARED = ("logs/", "benchmarks/", "screenshots/", "report.html", "summary/run.", "summary/summary-run.html")
 
 
 def result_files(results: Path) -> dict[str, bytes]:
@@ -57,7 +57,9 @@ def test_the_workflow_on_slurm_equals_the_local_run(full_run, tmp_path):
     output = result.stdout + result.stderr
     submitted = set(re.findall(r"has been submitted with SLURM jobid \d+ \(log: \S*/slurm_logs/(\w+)/", output))
     # every stage that is not a localrule ran as a SLURM job (extract and exclude as one group job)
-    assert {"rule_metrics", "rule_qra", "rule_tables", "rule_figures", "rule_summary"} <= submitted, submitted
+    assert {"rule_metrics", "rule_qra", "rule_tables", "rule_figures", "rule_planning", "rule_summary"} <= submitted, (
+        submitted
+    )
     assert any(name.startswith("group_") for name in submitted), submitted
     local, cluster = result_files(full_run / "results"), result_files(workdir / "results")
     assert sorted(cluster) == sorted(local)
