@@ -245,12 +245,12 @@ def side_size(kept: pd.DataFrame, side: str) -> tuple[int, int, float]:
 def pilot_equivalent(pilot: tuple[int, int, float], reproduction: tuple[int, int, float]) -> int:
     """How many of the pilot's evaluators give a reproduction's judgements per item and criterion in the
     bootstrap (where each item copy gets E'/E of the pilot's judgements per item): E' = E_pilot x per_R /
-    per_pilot, at least 2. With the pilot's workload per evaluator it is the reproduction's evaluators; where the
-    pilot's evaluators judged one item each (liu's original: 2,880 workers, 3 judgements per item) and the
-    reproduction's 31 (77 evaluators), it is the 2,880 x 3.02 / 3.0 the reproduction's judgements stand for.
+    per_pilot, at least 2. With the pilot's workload per evaluator it is the reproduction's evaluators (yao's R1-R3:
+    5 of O's 5); where the pilot's evaluators judged one item each (liu's original: 2,880 workers, 3.00 judgements
+    per item) and the reproduction's 31 each (77 evaluators, 804 items, 3.00 per item), it is 2,880.
 
-    >>> pilot_equivalent((2880, 960, 3.0), (77, 804, 3.02))
-    2899
+    >>> pilot_equivalent((2880, 960, 3.0), (77, 804, 3.0)), pilot_equivalent((5, 361, 2.0), (5, 361, 2.0))
+    (2880, 5)
     """
     return max(2, round(pilot[0] * reproduction[2] / pilot[2]))
 
