@@ -73,7 +73,7 @@ def test_the_front_page_holds_no_markup_built_from_data():
     import pandas as pd
     from docutils.core import publish_parts
 
-    from humeval.summary import misses_with_power, overview_rst, rst_text, verdict_rows
+    from humeval.front_page import misses_with_power, overview_rst, rst_text, verdict_rows
 
     directive = "Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n"
     audit = pd.DataFrame(

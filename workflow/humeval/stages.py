@@ -44,6 +44,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     ),
     "summary": (
         "summary.py",
+        "front_page.py",
         "planning.py",
         "audit.py",
         "figures.py",

@@ -407,11 +407,6 @@ def evidence_counts(audit: pd.DataFrame) -> str:
     return ", ".join(f"{n} {c}" for c, n in classes.sort_index().items()) or "none"
 
 
-#: The characters a data-derived string may keep on the report's front page (RST): letters, digits, space and
-#: ``.,;:()/-``. None of them can start markup inline, and no line break can start a directive.
-RST_SAFE = re.compile(r"[^A-Za-z0-9 .,;:()/-]")
-
-
 #: The packages whose versions make a run's numbers: the stack, and what a study may call.
 RUN_PACKAGES = (
     "snakemake",
@@ -458,26 +453,6 @@ def run_metadata(code_version: str, config: dict, study_files: list[str | Path])
     return pd.DataFrame(rows, columns=["item", "detail"])  # not "value": the stage reader reads that as numbers
 
 
-def rst_text(text) -> str:
-    """``text`` as plain RST text: every character outside :data:`RST_SAFE` replaced by ``?``. The one way data
-    (study names, experiment ids, counts, the code version) reaches the front page, which Snakemake's report renders
-    with docutils: no backquote, asterisk, underscore, pipe or line break, so no inline markup, substitution,
-    reference, role or directive (``raw``, ``include``) can be formed from a config, an export or a datasheet.
-
-    >>> rst_text("crit\\n\\n.. raw:: html\\n\\n<script>")
-    'crit??.. raw:: html???script?'
-    """
-    return RST_SAFE.sub("?", str(text))
-
-
-def rst_table(header: list[str], rows: list[list[str]]) -> str:
-    """An RST list-table (cells already RST)."""
-    lines = [".. list-table::", "   :header-rows: 1", ""]
-    for row in [header, *rows]:
-        lines += [f"   * - {row[0]}"] + [f"     - {cell}" for cell in row[1:]]
-    return "\n".join(lines) + "\n"
-
-
 def raw_files_frame(raw: dict) -> pd.DataFrame:
     """Every study's pinned raw files: study, id, file name, sha256 (or git blob id), URL."""
     return pd.DataFrame(
@@ -493,113 +468,4 @@ def raw_files_frame(raw: dict) -> pd.DataFrame:
             for f in listed
         ],
         columns=["study", "raw file", "file name", "sha256", "url"],
-    )
-
-
-def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
-    """Per study, the reviewer's verdict: of the original's findings that hold in O (QRA Type IV claims and
-    planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures them (``k of n
-    (R1-R3)`` counts finding and reproduction pairs), how many of the printed numbers the raw data can determine
-    it recomputes (``summary/audit.csv``: match of match + mismatch), how many it cannot (published only), and the
-    study-level QRA3 CV* over the most experiments a QRA3 table of the study compares (in brackets)."""
-    rows = []
-    for record in counts.to_dict("records"):
-        study = record["study"]
-        own = found[found["study"] == study]
-        first = own.groupby("finding", sort=False)["holds"].transform("first")
-        pairs = own[
-            (first == "yes") & own["holds"].isin(["yes", "no"]) & ~own.index.isin(own.groupby("finding").head(1).index)
-        ]
-        ids = list(dict.fromkeys(pairs["experiment"]))
-        headline = qra3[(qra3["study"] == study) & (qra3["level"] == "study")]
-        widest = headline["experiments"].str.count(",")
-        rows.append(
-            {
-                "study": study,
-                "findings": (
-                    f"{(pairs['holds'] == 'yes').sum()} of {len(pairs)} ({ids[0] if len(ids) == 1 else f'{ids[0]}-{ids[-1]}'})"
-                    if len(pairs)
-                    else "none stated"
-                ),
-                "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
-                "published_only": str(record["published_only"]),
-                "qra3": "; ".join(  # over the most experiments a QRA3 table compares
-                    f"{h.cv_star:.1f} ({h.experiments.replace(' ', '')})"
-                    if pd.notna(h.cv_star)
-                    else f"none ({h.experiments.replace(' ', '')})"
-                    for h in headline[widest == widest.max()].itertuples()
-                )
-                or "none",
-            }
-        )
-    return rows
-
-
-def misses_with_power(found: pd.DataFrame) -> str:
-    """The findings a reproduction did not recover, each with the power a study of its size had to, grouped by
-    study and reproduction (``yao-2022 R1: Y2 0.52; santhanam-2019 R1: C1, C2 n/a``; n/a where the power was not
-    estimated, e.g. resampled from that reproduction itself): a miss at a power near 1 says the finding did not
-    reproduce; at a low power, that the reproduction could hardly have seen it. Empty without misses."""
-    first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
-    missed = found[(first == "yes") & (found["holds"] == "no")]
-    parts = []
-    for (study, experiment), part in missed.groupby(["study", "experiment"], sort=False):
-        powers = [f"{p:.2f}" if pd.notna(p) else "n/a" for p in part["power"]]
-        listed = (
-            f"{', '.join(part['finding'])} {powers[0]}"
-            if len(set(powers)) == 1
-            else ", ".join(f"{f} {p}" for f, p in zip(part["finding"], powers))
-        )
-        parts.append(f"{'-'.join(study.split('-')[:2])} {experiment}: {listed}")
-    return "; ".join(parts)
-
-
-def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
-    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: Snakemake centres
-    its front page vertically, so a taller page is cut off at the top. With six studies it is 655 px tall in a
-    1280x800 viewport (measured by ``test_e2e_report``), room for about two more one-line rows. Per study the verdict
-    (:func:`verdict_rows`) with a link to its section, links to the claims, the audit counts, the raw files and
-    the run, and how many conditions differ from O's. No text of a config, an export or a datasheet is on it: only
-    counts, study names and experiment ids, each through :func:`rst_text`; the condition names are in each
-    study's conditions table (an escaped HTML page)."""
-    rows = [
-        [
-            f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
-            rst_text(v["findings"]),
-            rst_text(v["numbers"]),
-            rst_text(v["published_only"]),
-            rst_text(v["qra3"]),
-        ]
-        for v in verdicts
-    ]
-    differing = "; ".join(
-        f"{rst_text('-'.join(st.split('-')[:2]))} {rst_text(d)}"
-        for st, a in audits.items()
-        if (d := conditions_differing(a, names=False))
-    )
-    return "\n".join(
-        [
-            "Verdict per study",
-            "-----------------",
-            "",
-            "The original's findings that hold (`summary-findings.html`_), printed numbers recomputed and those",
-            "without raw data (`summary-audit.html`_), study-level QRA3 CV* (%); details in each study's section.",
-            "",
-            rst_table(["study", "findings hold", "numbers match", "no raw data", "QRA3 CV*"], rows),
-            *(
-                [
-                    (
-                        "Not recovered, with the power a reproduction of that size had (`summary-planning.html`_; n/a: "
-                        f"not estimated): {rst_text(misses)}."
-                    ),
-                    "",
-                ]
-                if misses
-                else []
-            ),
-            f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 (`summary-raw-files.html`_); "
-            "versions and config digest: `summary-run.html`_. Conditions differing from O's: "
-            + (differing or "none stated")
-            + ".",
-        ]
     )

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from humeval.front_page import misses_with_power, overview_rst, verdict_rows
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
 from humeval.planning import as_numbers
@@ -13,8 +14,6 @@ from humeval.summary import (
     cv_star_figure,
     evidence_counts,
     findings_summary,
-    misses_with_power,
-    overview_rst,
     planning_summary,
     qra3_figure,
     qra3_summary,
@@ -22,7 +21,6 @@ from humeval.summary import (
     raw_files_frame,
     read_qra3_notes,
     run_metadata,
-    verdict_rows,
     with_retrospective_power,
 )
 from humeval.tables import frame_markdown
