@@ -362,3 +362,19 @@ def test_a_printed_count_table_is_checked_when_the_study_is_loaded(tmp_path, cou
         HumevalError, match=r"key published_aggregates\.0: published aggregate printed_choices: " + expected
     ):
         load_study(path)
+
+
+def test_selecting_raters_through_a_column_copied_from_the_participant_column_gets_its_migration(tmp_path):
+    """Before the identifier firewall a carried copy of the rater column held raw ids (0, 1, ...); since, it holds
+    pseudonyms, so ``where: {slot: [0, 1]}`` matches nothing: -n says what to write instead."""
+    toy = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+
+    def change(study):
+        study["extract"][0]["params"]["carry"] = {"slot": "rater"}
+        study["metrics"][1]["where"] = {"side": "O", "slot": [0, 1]}
+
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(toy, tmp_path, change))
+    message = str(info.value)
+    assert "key metrics.1.where.slot: 'slot' is built from the participant column" in message
+    assert "where: {rater_number: [1, 2, ...]}" in message and "\n" not in message

@@ -45,3 +45,19 @@ def test_invalid_rows_name_column_and_row(overrides, message):
 def test_missing_column_is_named():
     with pytest.raises(HumevalError, match="criterion"):
         validate_judgements(frame().drop(columns="criterion"))
+
+
+def test_a_where_on_a_column_of_pseudonyms_says_to_select_raters_by_number():
+    import pandas as pd
+
+    from humeval.errors import HumevalError
+    from humeval.metrics import filter_where
+    from humeval.tidy import rater_numbers
+
+    rows = pd.DataFrame({"side": ["O"] * 3 + ["R1"], "participant": ["Pb1", "Pa2", "Pb1", "Pc3"]})
+    rows["slot"] = rows["participant"]
+    rows["rater_number"] = rater_numbers(rows)
+    assert rows["rater_number"].tolist() == [1, 2, 1, 1]
+    assert len(filter_where(rows, {"rater_number": [1]}, rows)) == 3
+    with pytest.raises(HumevalError, match=r"holds rater pseudonyms .* where: \{rater_number: \[1, 2, \.\.\.\]\}"):
+        filter_where(rows, {"slot": [0, 1]}, rows)

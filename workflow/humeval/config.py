@@ -157,6 +157,35 @@ def check_references(study: dict, source: str) -> None:
         if entry["kind"] not in KINDS:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
+    check_rater_selection(study, fail)
+
+
+def participant_columns(study: dict) -> set[str]:
+    """The carried columns a ``tabular`` entry builds from its participant column: they hold pseudonyms (the
+    identifier firewall), which change whenever a raw file changes."""
+    built = set()
+    for entry in study["extract"]:
+        params = entry.get("params", {}) or {}
+        if entry["loader"] != "tabular" or not isinstance(params.get("participant"), str):
+            continue
+        for name, spec in (params.get("carry") or {}).items():
+            if spec == params["participant"] or spec == [params["participant"]]:
+                built.add(name)
+    return built
+
+
+def check_rater_selection(study: dict, fail) -> None:
+    """A ``where`` that selects raters through a column built from the participant column matched raw ids before
+    the identifier firewall and matches nothing since: say what to write instead (their ``rater_number``)."""
+    built = participant_columns(study)
+    for key in ("metrics", "derived"):
+        for k, entry in enumerate(study.get(key, [])):
+            for column in set(entry.get("where") or {}) & built:
+                fail(
+                    f"key {key}.{k}.where.{column}: {column!r} is built from the participant column, which holds "
+                    "pseudonyms since the identifier firewall; select raters by number instead: where: "
+                    "{rater_number: [1, 2, ...]} (raters numbered in order of first appearance in each side's export)"
+                )
 
 
 def check_derived(study: dict, fail) -> None:
@@ -276,7 +305,7 @@ def check_cells(study: dict, fail) -> None:
                 path = f"published.{k}.cells.{row}.{column}"
                 printed = cell.get("value") if isinstance(cell, dict) else cell
                 number = PRINTED_NUMBER.match(str(printed))
-                if number and not math.isfinite(float(number.group(1))):
+                if number and not math.isfinite(float(number["number"])):
                     fail(f"key {path}: {printed!r} is not a finite number")
                 cell = cell if isinstance(cell, dict) else {}
                 note, evidence = cell.get("note") or block.get("note"), cell.get("evidence") or block.get("evidence")

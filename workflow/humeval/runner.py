@@ -23,7 +23,7 @@ def study_config(snakemake, param: str = "study") -> dict:
     digest (:func:`humeval.studyfile.job_study`)."""
     from humeval.studyfile import job_study
 
-    return job_study(snakemake.config, snakemake.wildcards.study, getattr(snakemake.params, param))
+    return job_study(snakemake.config, snakemake.wildcards.study, getattr(snakemake.params, param), snakemake.rule)
 
 
 def studies_config(snakemake, param: str = "configs") -> dict:
@@ -31,7 +31,9 @@ def studies_config(snakemake, param: str = "configs") -> dict:
     all of them that the params carry (:func:`humeval.studyfile.job_studies`)."""
     from humeval.studyfile import job_studies
 
-    return job_studies(snakemake.config, list(snakemake.params.studies), getattr(snakemake.params, param))
+    return job_studies(
+        snakemake.config, list(snakemake.params.studies), getattr(snakemake.params, param), snakemake.rule
+    )
 
 
 def stop_with_snakemake(interval: float = 0.2) -> None:

@@ -165,6 +165,58 @@ def study_path(config: dict, name: str) -> Path:
     return Path(config.get("study_dir") or "config/studies") / f"{name}.yaml"
 
 
+#: The top-level study keys each stage's job reads: the one table from config to job. A rule's params carry the
+#: digest of its stage's keys (``stage_slice`` in workflow/rules/common.smk) and the job gets exactly those keys
+#: (:class:`StudySlice`): a job that reads a key its stage does not list fails at once, naming the stage and key,
+#: instead of seeing the key as absent (derived frames once reached no metrics job that way). ``tests/test_stage_keys.py``
+#: fails when a schema key reaches no stage and is not in :data:`VALIDATION_ONLY`.
+STAGE_KEYS: dict[str, tuple[str, ...]] = {
+    "fetch_raw": ("raw",),
+    "published": ("published", "published_aggregates", "published_files", "raw"),
+    "extract": ("raw", "extract"),
+    "exclude": ("exclusions",),
+    "metrics": ("metrics", "systems", "published_aggregates", "derived"),
+    "qra": ("qra", "qra3", "experiments"),
+    "tables": ("tables", "rounding", "experiments", "raw"),
+    "figures": ("figures",),
+    "planning": ("metrics", "systems", "published_aggregates", "derived", "qra", "planning", "experiments"),
+    "summary": ("experiments", "qra", "qra3", "raw", "planning"),
+}
+
+#: Top-level study keys no job reads: they are checked before any job runs (:mod:`humeval.config`) or are there
+#: for the people who read the file.
+VALIDATION_ONLY = ("name", "title", "notes")
+
+
+class StudySlice(dict):
+    """The part of a study file one stage's job was given (:data:`STAGE_KEYS`). Reading a top-level key that the
+    stage was not given is an internal error naming both, never an empty default: a key the stage lacks would
+    otherwise look absent and its feature silently do nothing in a real run."""
+
+    def __init__(self, parts: dict, keys: tuple[str, ...] | list[str], stage: str = "this stage"):
+        super().__init__(parts)
+        self.keys_given, self.stage = {"name", *keys}, stage
+
+    def _given(self, key):
+        if key not in self.keys_given:
+            raise KeyError(
+                f"{self.stage} reads the study key {key!r} but its rule does not pass it: add it to "
+                f"humeval.studyfile.STAGE_KEYS[{self.stage!r}]"
+            )
+
+    def __getitem__(self, key):
+        self._given(key)
+        return super().__getitem__(key)
+
+    def get(self, key, default=None):
+        self._given(key)
+        return super().get(key, default)
+
+    def __contains__(self, key):
+        self._given(key)
+        return super().__contains__(key)
+
+
 def study_slice(study: dict, keys: list[str]) -> dict:
     """The parts of a study config one job reads: ``name`` and ``keys`` (those the study has)."""
     return {k: study[k] for k in ("name", *keys) if k in study}
@@ -193,12 +245,12 @@ def read_slice(config: dict, name: str, keys: list[str]) -> dict:
     return study_slice(study, keys)
 
 
-def job_study(config: dict, name: str, param: str) -> dict:
-    """The slice of study ``name`` that a job's ``param`` (:func:`slice_param`) names, read from the study file.
-    Refused in one line when it is not the slice the workflow validated before any job ran (the file was edited
-    after the run started)."""
+def job_study(config: dict, name: str, param: str, stage: str = "this stage") -> StudySlice:
+    """The slice of study ``name`` that a job's ``param`` (:func:`slice_param`) names, read from the study file,
+    as a :class:`StudySlice` of ``stage``. Refused in one line when it is not the slice the workflow validated
+    before any job ran (the file was edited after the run started)."""
     keys = param.split(" ")[0].split(",")
-    part = read_slice(config, name, keys)
+    part = StudySlice(read_slice(config, name, keys), keys, stage)
     if slice_param(part, keys) != param:
         raise HumevalError(
             f"the study file changed after this run started (keys {', '.join(keys)} differ from what was "
@@ -208,11 +260,11 @@ def job_study(config: dict, name: str, param: str) -> dict:
     return part
 
 
-def job_studies(config: dict, names: list[str], param: str) -> dict:
+def job_studies(config: dict, names: list[str], param: str, stage: str = "summary") -> dict:
     """``{name: slice}`` of several studies (the summary job), checked as :func:`job_study` against the digest of
     the whole mapping."""
     keys = param.split(" ")[0].split(",")
-    parts = {name: read_slice(config, name, keys) for name in names}
+    parts = {name: StudySlice(read_slice(config, name, keys), keys, stage) for name in names}
     if slice_param(parts, keys) != param:
         raise HumevalError(
             f"a study file of {', '.join(names)} changed after this run started (keys {', '.join(keys)} differ "

@@ -208,6 +208,21 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     return frame.assign(**changed) if changed else frame
 
 
+def rater_numbers(frame: pd.DataFrame) -> pd.Series:
+    """Each judgement's rater as a number, 1, 2, ... in order of first appearance in its side's rows (the export's
+    order): how a config names a rater (``where: {rater_number: [1, 2]}``). Unlike a pseudonym it does not change
+    when a raw file changes, and unlike the raw id it identifies no one.
+
+    >>> frame = pd.DataFrame({"side": ["O", "O", "O", "R1"], "participant": ["Pb", "Pa", "Pb", "Pa"]})
+    >>> rater_numbers(frame).tolist()
+    [1, 2, 1, 1]
+    """
+    key = frame["side"].astype(str) + "\0" + frame["participant"].astype(str)
+    first = ~key.duplicated()
+    numbers = first.astype("int64").groupby(frame["side"], sort=False).cumsum()
+    return key.map(dict(zip(key[first], numbers[first]))).astype("int64")
+
+
 def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:
     """Required columns first, in schema order, then the loader's extra columns."""
     extras = [c for c in frame.columns if c not in required]

@@ -9,7 +9,7 @@ from snakemake.utils import validate
 try:
     import humeval
     from humeval.config import load_study, validate_against
-    from humeval.studyfile import raw_files, slice_param, study_path, study_slice
+    from humeval.studyfile import STAGE_KEYS, raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
     from humeval.fetch import resolve_mirror
     from humeval.stages import stage_sources
@@ -116,15 +116,18 @@ def stage_priority(stage):
     return len(STAGES) - STAGES.index(stage)
 
 
-def config_slice(*keys):
-    """Params function: the digest of the parts of the study config a rule reads (humeval.studyfile.slice_param),
-    so editing another part (a figure option, a published number) does not rerun it. The job reads the parts
-    itself (humeval.runner.study_config); no config text is in the params, so none is in the report."""
+def stage_slice(stage):
+    """Params function: the digest of the parts of the study config the stage's job reads
+    (humeval.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,
+    a published number) does not rerun it. The job reads the parts itself (humeval.runner.study_config); no
+    config text is in the params, so none is in the report."""
+    keys = STAGE_KEYS[stage]
     return lambda wildcards: slice_param(study_slice(STUDIES[wildcards.study], keys), keys)
 
 
-def all_studies_slice(*keys):
-    """Params function of the summary: the digest of ``keys`` of every enabled study (humeval.runner.studies_config)."""
+def all_studies_slice(stage):
+    """Params function of the summary: the digest of its keys of every enabled study (humeval.runner.studies_config)."""
+    keys = STAGE_KEYS[stage]
     return lambda wildcards: slice_param({n: study_slice(s, keys) for n, s in STUDIES.items()}, keys)
 
 

@@ -16,6 +16,6 @@ rule exclude:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("exclusions"),
+        study=stage_slice("exclude"),
     script:
         "../scripts/exclude.py"

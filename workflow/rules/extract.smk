@@ -14,6 +14,6 @@ rule extract:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("raw", "extract"),
+        study=stage_slice("extract"),
     script:
         "../scripts/extract.py"

@@ -13,6 +13,6 @@ rule fetch_raw:
         # the files' URLs and checksums (their digest) are provenance; where they are copied from (a mirror) is
         # not, so the script resolves the mirror itself (config raw_mirror, else $HUMEVAL_RAW_MIRROR) and a run
         # with another mirror or none does not refetch
-        study=config_slice("raw"),
+        study=stage_slice("fetch_raw"),
     script:
         "../scripts/fetch_raw.py"

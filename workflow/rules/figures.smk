@@ -20,7 +20,7 @@ rule figures:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("figures"),
+        study=stage_slice("figures"),
         formats=FIGURE_FORMATS,
     script:
         "../scripts/figures.py"

@@ -17,6 +17,6 @@ rule metrics:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("metrics", "systems", "published_aggregates"),
+        study=stage_slice("metrics"),
     script:
         "../scripts/metrics.py"

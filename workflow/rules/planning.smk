@@ -19,15 +19,7 @@ rule planning:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice(
-            "metrics",
-            "systems",
-            "published_aggregates",
-            "derived",
-            "qra",
-            "planning",
-            "experiments",
-        ),
+        study=stage_slice("planning"),
     script:
         "../scripts/planning.py"
 

@@ -14,6 +14,6 @@ rule published:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("published", "published_aggregates", "published_files", "raw"),
+        study=stage_slice("published"),
     script:
         "../scripts/published.py"

@@ -18,6 +18,6 @@ rule qra:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("qra", "qra3", "experiments"),
+        study=stage_slice("qra"),
     script:
         "../scripts/qra.py"

@@ -93,6 +93,6 @@ rule summary:
         studies=list(STUDIES),
         planning=PLANNING,
         formats=FIGURE_FORMATS,
-        configs=all_studies_slice("experiments", "qra", "qra3", "raw", "planning"),
+        configs=all_studies_slice("summary"),
     script:
         "../scripts/summary.py"

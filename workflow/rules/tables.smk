@@ -35,6 +35,6 @@ rule tables:
     conda:
         "../../envs/humeval.yaml"
     params:
-        study=config_slice("tables", "rounding", "experiments", "raw"),
+        study=stage_slice("tables"),
     script:
         "../scripts/tables.py"

@@ -91,7 +91,14 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
     """The body of :func:`extract_study`, with the pseudonym key set."""
     import pandas as pd
 
-    from humeval.tidy import collected_ids, scrub_ids, scrub_text, validate_judgements, validate_participants
+    from humeval.tidy import (
+        collected_ids,
+        rater_numbers,
+        scrub_ids,
+        scrub_text,
+        validate_judgements,
+        validate_participants,
+    )
 
     judgements, participants = [], []
     for entry in study["extract"]:
@@ -119,6 +126,7 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         return pd.DataFrame(columns=JUDGEMENT_COLUMNS), pd.DataFrame(columns=PARTICIPANT_COLUMNS)
     check_entries_disjoint(study, participants)
     tidy = validate_judgements(pd.concat(judgements, ignore_index=True), f"{study['name']} tidy judgements")
+    tidy["rater_number"] = rater_numbers(tidy)
     people = validate_participants(pd.concat(participants, ignore_index=True), f"{study['name']} participants")
     return tidy, people
 

@@ -197,6 +197,7 @@ def numeric(text: pd.Series, options: dict, rows: pd.Series, column: str, path: 
 #: column of that name would be overwritten or dropped). Read by the config check (humeval.config) before any job.
 RESERVED_CARRY = {
     "rater": "the loader's raw participant id",
+    "rater_number": "a tidy column: each rater's number in order of first appearance per side",
     "_row": "the loader's row number",
     "_judgement": "the loader's judgement key",
     "_file": "the loader's input file",

@@ -142,6 +142,11 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
             present, keep = reference[column].astype(str), rows[column].astype(str).isin(targets)
         absent = [w for w, t in zip(wanted, targets) if not present.isin([t]).any()]
         if absent and column in reference:
+            if column != "participant" and present.isin(set(reference["participant"].astype(str))).all():
+                raise HumevalError(
+                    f"where {column}: {absent} matches no judgement: the column holds rater pseudonyms (it is built "
+                    "from the participant column); select raters by number: where: {rater_number: [1, 2, ...]}"
+                )
             raise HumevalError(f"where {column}: {absent} matches no judgement (values are compared by type)")
         rows = rows[keep]
     return rows
