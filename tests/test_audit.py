@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from humeval.audit import UNDIAGNOSED, build_audit, status_of
+from humeval.audit import UNDIAGNOSED, build_audit, status_of, UNRECOMPUTED
 from humeval.errors import HumevalError
 from humeval.published import parse_published, published_frame
 
@@ -88,3 +88,36 @@ def test_the_claims_summary_reads_yes_and_no():
     row = claims_summary({"s": audit}, {"s": study}).iloc[0]
     assert (row["original_holds"], row["reproduction_holds"], row["replicated"]) == ("yes", "no", "no")
     assert row["evidence"] == "original: 0.5 vs 0.4; reproduction: 0.3 vs 0.35;"
+
+
+def test_tiny_numbers_are_compared_at_their_printed_digits_and_bounds_are_audited():
+    """An absolute slack of 1e-9 once made every number below it match (4.0e-09 against a printed 4.7e-09)."""
+    numbers = pd.DataFrame(
+        {"table": "t", "row": ["a", "b", "a", "b"], "column": ["orig", "orig", "repro", "repro"],
+         "value": [4.0e-09, 1e-12, 1e-20, 3e-16]}
+    )
+    published = published_frame(
+        [{"table": "t", "source": "paper", "note": "n", "evidence": "explained",
+          "cells": {"a": {"orig": "4.7e-09", "repro": "< 2e-16"}, "b": {"orig": "3.67e-17", "repro": "<2e-16"}}}]
+    )
+    audit = build_audit(numbers, published, TABLES).set_index(["row", "column"])
+    assert audit.loc[("a", "orig"), "status"] == "mismatch" and audit.loc[("b", "orig"), "status"] == "mismatch"
+    assert audit.loc[("a", "repro"), "status"] == "match"  # 1e-20 < 2e-16
+    assert audit.loc[("a", "repro"), "note"] == "printed as a bound: < 2e-16"
+    assert audit.loc[("b", "repro"), "status"] == "mismatch"  # 3e-16 is not < 2e-16
+    assert status_of(4.66e-09, 4.7e-09, 10) == "match"  # prints as 4.7e-09
+
+
+def test_a_published_only_number_says_why_it_is_not_recomputed():
+    numbers = pd.DataFrame({"table": "t", "row": ["b"], "column": "repro", "value": [2.0]})
+    published = published_frame(
+        [
+            {"table": "t", "source": "paper", "note": "judgements not public", "evidence": "explained",
+             "unrecomputed": "no_raw_data", "cells": {"a": {"orig": "3"}}},
+            {"table": "t", "source": "paper", "cells": {"a": {"repro": "2.0"}, "b": {"orig": "1"}}},
+        ]
+    )
+    audit = build_audit(numbers, published, TABLES).set_index(["row", "column"])
+    assert audit.loc[("a", "orig"), "unrecomputed"] == "no_raw_data"
+    assert audit.loc[("b", "orig"), "note"] == UNRECOMPUTED and audit.loc[("b", "orig"), "unrecomputed"] == ""
+    assert "difference" not in UNRECOMPUTED and audit.loc[("b", "repro"), "unrecomputed"] == ""

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 import yaml
-from helpers import REPO, copy_project, raw_source, run_snakemake
+from helpers import CI_LIMIT, REPO, copy_project, raw_source, run_snakemake
 
 pytestmark = pytest.mark.e2e
 
@@ -80,7 +80,7 @@ def test_adding_a_study_and_an_experiment_breaks_no_test_of_the_full_run(tmp_pat
         env={**os.environ, **env, "HUMEVAL_FULL_RUN": str(workdir)},
         capture_output=True,
         text=True,
-        timeout=1800,
+        timeout=CI_LIMIT,
         check=False,
     )
     assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-2000:]

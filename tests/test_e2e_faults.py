@@ -12,7 +12,7 @@ import sys
 import time
 
 import pytest
-from helpers import copy_project, package_path, raw_source, run_snakemake
+from helpers import CI_LIMIT, copy_project, package_path, raw_source, run_snakemake
 
 pytestmark = pytest.mark.e2e
 STUDY = "hosking-2022-paraphrase-meaning"
@@ -85,7 +85,7 @@ def test_a_second_concurrent_run_stops_with_the_lock_message(full_run, tmp_path)
     assert second.returncode != 0
     assert "LockException" in second.stderr and "--unlock" in second.stderr
     release(workdir, "extract")
-    assert first.wait(timeout=600) == 0  # the first run is not disturbed
+    assert first.wait(timeout=CI_LIMIT) == 0  # the first run is not disturbed
     assert (workdir / "results" / LONG / "numbers.csv").read_bytes() == (
         full_run / "results" / LONG / "numbers.csv"
     ).read_bytes()
@@ -112,7 +112,7 @@ def test_ctrl_c_stops_the_run_and_its_jobs_and_a_plain_rerun_completes(full_run,
     held(workdir, "exclude")
     assert session_processes(process.pid)  # Snakemake (and a job) are running
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(timeout=600) != 0
+    assert process.wait(timeout=CI_LIMIT) != 0
     deadline = time.monotonic() + 120  # a guard against a hang; on an idle machine they stop within a second
     while session_processes(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)

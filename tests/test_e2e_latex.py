@@ -6,7 +6,7 @@ import subprocess
 
 import pandas as pd
 import pytest
-from helpers import skip_or_fail
+from helpers import CI_LIMIT, skip_or_fail
 
 from humeval.tables import latex_table
 
@@ -23,7 +23,7 @@ def compile_latex(folder, name: str, body: str) -> subprocess.CompletedProcess:
         cwd=folder,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=CI_LIMIT,
         check=False,
     )
 

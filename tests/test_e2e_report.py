@@ -149,7 +149,12 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         own_claims = {c["claim"] for c in claims if c["study"] == count["study"]}
         assert replicated == [f["holds"] for f in pairs if f["finding"] in own_claims], row
         assert row[2] == f"{count['match']} of {int(count['match']) + int(count['mismatch'])}", (row, count)
-        assert row[3] == count["published_only"], (row, count)
+        assert row[3] == count["no_raw_data"], (row, count)  # published only, apart by why
+        unstated = f" (+{count['reason_not_stated']} unstated)" if count["reason_not_stated"] != "0" else ""
+        assert row[4] == count["no_measure"] + unstated, (row, count)
+        assert int(count["no_raw_data"]) + int(count["no_measure"]) + int(count["reason_not_stated"]) == int(
+            count["published_only"]
+        )
     for size, (inner_width, inner_height, top, bottom, right, graph_left, heading) in boxes.items():
         assert 0 <= top and bottom <= inner_height, (size, inner_height, top, bottom)  # nothing cut off
         assert 0 <= heading < inner_height, (size, heading)  # the first heading is visible

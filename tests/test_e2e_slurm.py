@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import slurm_local
-from helpers import copy_project, package_path, raw_source, skip_or_fail
+from helpers import CI_LIMIT, copy_project, package_path, raw_source, skip_or_fail
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 # generated beside the results but not results: per-job logs and benchmarks (timings), the report and its screenshots
@@ -50,7 +50,7 @@ def test_the_workflow_on_slurm_equals_the_local_run(full_run, tmp_path):
             env={**os.environ, **env, **package_path(workdir)},
             capture_output=True,
             text=True,
-            timeout=1800,
+            timeout=CI_LIMIT,
             check=False,
         )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

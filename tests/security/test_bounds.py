@@ -9,7 +9,7 @@ import sys
 import textwrap
 
 import pytest
-from helpers import REPO, copy_project, package_path, run_snakemake
+from helpers import CI_LIMIT, REPO, copy_project, package_path, run_snakemake
 
 from humeval.errors import HumevalError
 
@@ -97,7 +97,7 @@ def test_a_server_that_drips_its_headers_is_stopped_by_the_deadline():
         except Exception as exc:
             print(type(exc).__name__, exc)
         """,
-        timeout=60,
+        timeout=CI_LIMIT,
     )
     assert "timed out" in result.stdout, result.stdout + result.stderr[-2000:]
 
@@ -121,7 +121,7 @@ def test_a_read_only_results_folder_is_one_line_before_any_job(tmp_path):
         cwd=workdir,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=CI_LIMIT,
         check=False,
     )
     output = result.stdout + result.stderr

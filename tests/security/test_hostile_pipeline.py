@@ -11,7 +11,7 @@ import shutil
 import pandas as pd
 import pytest
 import yaml
-from helpers import SUMMARY_LINES, copy_project, run_snakemake
+from helpers import CI_LIMIT, SUMMARY_LINES, copy_project, run_snakemake
 from hostile import BAD_KINDS, batch, write_batch
 from hypothesis import HealthCheck, Phase, given, settings
 
@@ -65,7 +65,7 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
     main["studies"] = made["good"] + list(made["bad"])
     (workdir / "config/config.yaml").write_text(yaml.safe_dump(main))
 
-    run = run_snakemake(workdir, "--keep-going", env=env, timeout=3000)
+    run = run_snakemake(workdir, "--keep-going", env=env, timeout=CI_LIMIT)
     output = run.stdout + run.stderr
     assert run.returncode != 0 and "Traceback" not in output and "internal error" not in output, output[-3000:]
     for study, case in made["bad"].items():
@@ -87,9 +87,9 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
 
     main["studies"] = made["good"]  # the summary and the report over every study that completed
     (workdir / "config/config.yaml").write_text(yaml.safe_dump(main))
-    summary = run_snakemake(workdir, env=env, timeout=3000)
+    summary = run_snakemake(workdir, env=env, timeout=CI_LIMIT)
     assert summary.returncode == 0, summary.stderr[-3000:]
-    report = run_snakemake(workdir, "--report", "results/report.html", env=env, timeout=3000)
+    report = run_snakemake(workdir, "--report", "results/report.html", env=env, timeout=CI_LIMIT)
     assert report.returncode == 0, report.stderr[-3000:]
 
     html = (workdir / "results/report.html").read_text(errors="ignore")

@@ -3,8 +3,8 @@
 The published numbers arrive parsed (:mod:`humeval.published`, ``intermediate/published.csv``), each with
 the precision the paper printed it at.
 
-status: ``match`` when |value - published| <= half a unit of the last printed decimal (+1e-9);
-``mismatch`` otherwise; ``recomputed_only`` without a published number; ``published_only`` without a
+status: ``match`` when |value - published| <= half a unit of the last printed digit (:func:`status_of`), or,
+for a printed bound (``< 2e-16``), when the value satisfies it; ``mismatch`` otherwise; ``recomputed_only`` without a published number; ``published_only`` without a
 recomputed value. ``note`` carries the config's diagnosis for mismatch and published_only rows.
 """
 
@@ -19,23 +19,56 @@ from humeval.rounding import r_signif3_half_up, truncate
 
 log = logging.getLogger(__name__)
 
-AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note"]
+AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note", "unrecomputed"]
 UNDIAGNOSED = "UNDIAGNOSED: the config records no reason for this difference"
+#: The note of a published-only cell whose config gives no reason: nothing differs, a number was left unrecomputed.
+UNRECOMPUTED = "UNDIAGNOSED: no reason recorded for leaving this number unrecomputed"
 
 
 COMPARISONS = {"r_signif3_half_up": r_signif3_half_up, "truncate": truncate}
 
 
-def status_of(value: float, published: float, precision: int) -> str:
+#: A printed bound and what a recomputed value must do to satisfy it.
+BOUNDS = {
+    "<": lambda v, p: v < p,
+    "<=": lambda v, p: v <= p,
+    ">": lambda v, p: v > p,
+    ">=": lambda v, p: v >= p,
+}
+
+
+def within_printed_precision(value: float, published: float, precision: int) -> bool:
+    """Whether ``value`` prints as ``published`` at ``precision`` decimals: |value - published| at most half a
+    unit of the last printed digit. The slack for binary floating point is relative to that unit and to the
+    numbers' size, never absolute, so a number printed in scientific notation or below 0.001 is compared at its
+    printed significant digits (``4.7e-09`` has precision 10: 4.0e-09 is a mismatch; an absolute 1e-9 slack once
+    let it, and 1e-12 against 3.67e-17, match).
+
+    >>> within_printed_precision(3.555, 3.56, 2), within_printed_precision(4.0e-09, 4.7e-09, 10)
+    (True, False)
+    >>> within_printed_precision(4.66e-09, 4.7e-09, 10), within_printed_precision(1e-12, 3.67e-17, 19)
+    (True, False)
+    """
+    unit = 0.5 * 10.0**-precision
+    slack = unit * 1e-9 + 4 * 2.220446049250313e-16 * max(abs(value), abs(published))
+    return abs(value - published) <= unit + slack
+
+
+def status_of(value: float, published: float, precision: int, bound: str = "") -> str:
     """``match``/``mismatch``/``recomputed_only``/``published_only`` for one cell (``build_audit`` marks
-    ``published_input``: a QRA3 input taken from a published number).
+    ``published_input``: a QRA3 input taken from a published number). A printed ``bound`` (``<``, ``<=``, ``>``,
+    ``>=``) matches when the value satisfies it.
 
     >>> status_of(23.0, 23.00, 2), status_of(3.5556, 3.56, 2), status_of(0.3, 0.2, 1)
     ('match', 'match', 'mismatch')
+    >>> status_of(1e-20, 2e-16, 16, "<"), status_of(3e-16, 2e-16, 16, "<")
+    ('match', 'mismatch')
     """
     has_value, has_published = pd.notna(value), pd.notna(published)
     if has_value and has_published:
-        return "match" if abs(value - published) <= 0.5 * 10.0**-precision + 1e-9 else "mismatch"
+        if bound:
+            return "match" if BOUNDS[bound](value, published) else "mismatch"
+        return "match" if within_printed_precision(value, published, precision) else "mismatch"
     if has_value:
         return "recomputed_only"
     if has_published:
@@ -94,10 +127,24 @@ def build_audit(
             f"table {cell['table']!r}, cell ({cell['row']!r}, {cell['column']!r}) has neither a recomputed nor a "
             "published value: a metric or QRA entry wrote an empty number there"
         )
-    audit["status"] = [status_of(v, p, d) for v, p, d in zip(compared, audit["published"], audit["precision"])]
-    needs_note = audit["status"].isin(["mismatch", "published_only"])
-    audit["note"] = audit["note"].fillna("").where(~needs_note | (audit["note"].fillna("") != ""), UNDIAGNOSED)
-    audit.loc[~needs_note, "note"] = ""
+    from humeval.published import printed_bound
+
+    texts = audit["published_text"] if "published_text" in audit else pd.Series("", index=audit.index)
+    bounds = [printed_bound(t) if pd.notna(t) else "" for t in texts]
+    audit["status"] = [
+        status_of(v, p, d, b) for v, p, d, b in zip(compared, audit["published"], audit["precision"], bounds)
+    ]
+    mismatch, published_only = audit["status"] == "mismatch", audit["status"] == "published_only"
+    noted = audit["note"].fillna("") != ""
+    audit["note"] = audit["note"].fillna("")
+    audit.loc[mismatch & ~noted, "note"] = UNDIAGNOSED
+    audit.loc[published_only & ~noted, "note"] = UNRECOMPUTED
+    audit.loc[~(mismatch | published_only), "note"] = ""
+    # why a published-only number is not recomputed (no_raw_data, no_measure), as its config says; empty elsewhere
+    reason = audit["unrecomputed"] if "unrecomputed" in audit else pd.Series("", index=audit.index)
+    audit["unrecomputed"] = reason.fillna("").where(published_only, "")
+    bounded = (pd.Series(bounds, index=audit.index) != "") & (audit["status"] == "match")
+    audit.loc[bounded, "note"] = "printed as a bound: " + texts[bounded].astype(str).str.strip()
     if "origin" in audit:  # a QRA3 input taken from a published number, not recomputed: its own status
         taken = audit["origin"].notna() & (audit["status"] == "recomputed_only")
         audit.loc[taken, "status"] = "published_input"

@@ -39,7 +39,8 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
     """Per study, the reviewer's verdict: of the original's findings that hold in O (QRA Type IV claims and
     planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures them (``k of n
     (R1-R3)`` counts finding and reproduction pairs), how many of the printed numbers the raw data can determine
-    it recomputes (``summary/audit.csv``: match of match + mismatch), how many it cannot (published only), and the
+    it recomputes (``summary/audit.csv``: match of match + mismatch), how many stay published only for want of raw
+    data and for want of a measure (with those whose config states no reason), and the
     study-level QRA3 CV* over the most experiments a QRA3 table of the study compares (in brackets)."""
     rows = []
     for record in counts.to_dict("records"):
@@ -61,7 +62,9 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
                     else "none stated"
                 ),
                 "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
-                "published_only": str(record["published_only"]),
+                "no_raw_data": str(record["no_raw_data"]),
+                "no_measure": str(record["no_measure"])
+                + (f" (+{record['reason_not_stated']} unstated)" if record["reason_not_stated"] else ""),
                 "qra3": "; ".join(  # over the most experiments a QRA3 table compares
                     f"{h.cv_star:.1f} ({h.experiments.replace(' ', '')})"
                     if pd.notna(h.cv_star)
@@ -106,7 +109,8 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
             rst_text(v["findings"]),
             rst_text(v["numbers"]),
-            rst_text(v["published_only"]),
+            rst_text(v["no_raw_data"]),
+            rst_text(v["no_measure"]),
             rst_text(v["qra3"]),
         ]
         for v in verdicts
@@ -121,10 +125,10 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             "Verdict per study",
             "-----------------",
             "",
-            "The original's findings that hold (`summary-findings.html`_), printed numbers recomputed and those",
-            "without raw data (`summary-audit.html`_), study-level QRA3 CV* (%); details in each study's section.",
+            "The original's findings that hold (`summary-findings.html`_), printed numbers recomputed, and those left",
+            "published only for want of raw data or of a measure (`summary-audit.html`_), study-level QRA3 CV* (%).",
             "",
-            rst_table(["study", "findings hold", "numbers match", "no raw data", "QRA3 CV*"], rows),
+            rst_table(["study", "findings hold", "numbers match", "no raw data", "no measure", "QRA3 CV*"], rows),
             *(
                 [
                     (

@@ -16,26 +16,50 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.rounding import PRINTED_NUMBER
 
-PUBLISHED_COLUMNS = ["table", "row", "column", "value", "published_text", "precision", "marker", "source", "note"]
+PUBLISHED_COLUMNS = [
+    "table",
+    "row",
+    "column",
+    "value",
+    "published_text",
+    "precision",
+    "marker",
+    "source",
+    "note",
+    "unrecomputed",
+]
 
 
 def parse_published(text) -> tuple[float, int, str]:
-    """(value, precision, marker) of a printed number.
+    """(value, precision, marker) of a printed number; a printed bound keeps its sign in ``published_text``
+    (:func:`printed_bound`) and its number is the value.
 
     >>> parse_published("23.00"), parse_published("+36"), parse_published("0.95*"), parse_published("1.7e-05")
     ((23.0, 2, ''), (36.0, 0, ''), (0.95, 2, '*'), (1.7e-05, 6, ''))
+    >>> parse_published("< 2e-16")
+    (2e-16, 16, '')
     """
     match = PRINTED_NUMBER.match(str(text))
     if not match:
-        raise HumevalError(f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*')")
+        raise HumevalError(f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*', '< 2e-16')")
     try:
-        exponent = Decimal(match.group(1)).as_tuple().exponent
+        exponent = Decimal(match["number"]).as_tuple().exponent
     except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
         raise HumevalError(f"published value {text!r} is not a number") from None
-    value = float(match.group(1))
+    value = float(match["number"])
     if not math.isfinite(value):
         raise HumevalError(f"published value {text!r} is not a finite number")
-    return value, max(0, -int(exponent)), match.group(2)
+    return value, max(0, -int(exponent)), match["marker"]
+
+
+def printed_bound(text) -> str:
+    """The bound a printed number states (``<``, ``>``, ``<=``, ``>=``), or ``""`` for a number.
+
+    >>> printed_bound("< 2e-16"), printed_bound(">=0.99"), printed_bound("0.5")
+    ('<', '>=', '')
+    """
+    match = PRINTED_NUMBER.match(str(text))
+    return (match["bound"] or "") if match else ""
 
 
 def classified_note(cell: dict, block: dict) -> str:
@@ -87,6 +111,7 @@ def published_frame(blocks: list[dict]) -> pd.DataFrame:
                         "marker": marker,
                         "source": block.get("source", ""),
                         "note": classified_note(spec, block),
+                        "unrecomputed": spec.get("unrecomputed") or block.get("unrecomputed", ""),
                     }
                 )
     frame = pd.DataFrame(rows, columns=PUBLISHED_COLUMNS)
@@ -111,6 +136,7 @@ def published_blocks(study: dict) -> list[dict]:
                 "source": aggregate["source"],
                 "note": aggregate["note"],
                 "evidence": aggregate.get("evidence"),
+                "unrecomputed": "no_raw_data",  # a count table stands for judgements that were not published
                 "cells": cells,
             }
         )

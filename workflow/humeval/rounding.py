@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
-#: A number as a paper prints it: the number (sign, decimals, exponent) and a trailing marker (``0.95*``). Read by
-#: the published numbers (:func:`humeval.published.parse_published`) and by config validation.
-PRINTED_NUMBER = re.compile(r"^\s*([+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(\S*)\s*$")
+#: A number as a paper prints it: an optional bound (``< 2e-16``, ``> 0.99``, ``<=``, ``>=``), the number (sign,
+#: decimals, exponent) and a trailing marker (``0.95*``); groups ``bound``, ``number`` and ``marker``. Read by the
+#: published numbers (:func:`humeval.published.parse_published`) and by config validation.
+PRINTED_NUMBER = re.compile(
+    r"^\s*(?P<bound><=|>=|<|>)?\s*(?P<number>[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<marker>\S*)\s*$"
+)
 
 
 def round_half_up(value: float, decimals: int) -> float:

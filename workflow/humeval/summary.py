@@ -154,6 +154,13 @@ def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
 
+def unrecomputed_counts(audit: pd.DataFrame) -> dict[str, int]:
+    """Published-only numbers by why they are not recomputed: ``no_raw_data``, ``no_measure`` (raw data exist,
+    no measure reproduces the number) and ``reason_not_stated`` (the config does not say which)."""
+    reasons = audit.loc[audit["status"] == "published_only", "unrecomputed"].fillna("").replace("", "reason_not_stated")
+    return reasons.value_counts().reindex(["no_raw_data", "no_measure", "reason_not_stated"], fill_value=0).to_dict()
+
+
 def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per study, how many numbers have each status; and every mismatch with its note."""
     counts = pd.DataFrame(
@@ -162,6 +169,7 @@ def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.Dat
                 "study": study,
                 **audit["status"].value_counts().reindex(STATUSES, fill_value=0).to_dict(),
                 "published": int(audit["published"].notna().sum()),
+                **unrecomputed_counts(audit),
             }
             for study, audit in audits.items()
         ]
