@@ -378,3 +378,29 @@ def test_selecting_raters_through_a_column_copied_from_the_participant_column_ge
     message = str(info.value)
     assert "key metrics.1.where.slot: 'slot' is built from the participant column" in message
     assert "where: {rater_number: [1, 2, ...]}" in message and "\n" not in message
+
+
+TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (
+            lambda s: s["derived"][0].update(by=["itme", "system"]),
+            "key derived.0.by: no column 'itme' in the judgements; did you mean 'item'?",
+        ),
+        (
+            lambda s: s["metrics"][0].update(frame="item_mean"),
+            "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'item_means']",
+        ),
+        (
+            lambda s: s["metrics"][9].update(order="firts"),
+            "key metrics.9.order: 'firts' is not allowed; allowed: ['first', 'printed'] or a list",
+        ),
+    ],
+)
+def test_what_a_dry_run_can_know_is_one_line_naming_the_key(tmp_path, change, expected):
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(TOY, tmp_path, change))
+    assert expected in str(info.value) and "\n" not in str(info.value)

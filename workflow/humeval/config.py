@@ -7,6 +7,7 @@ published cell in a table the study does not declare).
 
 from __future__ import annotations
 
+import difflib
 import math
 from functools import cache
 from pathlib import Path
@@ -202,6 +203,40 @@ def check_derived(study: dict, fail) -> None:
         if spec["reduce"] not in reducers:
             fail(f"key derived.{k}.reduce: unknown reducer {spec['reduce']!r}; known: {list(reducers)}")
         known.append(spec["id"])
+    columns = judgement_columns(study)
+    for k, spec in enumerate(study.get("derived", [])):
+        if columns is None or spec.get("from", "kept") not in ("kept", "tidy"):
+            continue  # a derived frame of a derived frame has that frame's columns (by and value)
+        for key, named in (
+            ("by", spec["by"]),
+            ("where", list(spec.get("where") or {})),
+            ("of", [spec.get("of", "value")]),
+        ):
+            for column in named:
+                if column not in columns:
+                    close = difflib.get_close_matches(column, sorted(columns), n=1)
+                    fail(
+                        f"key derived.{k}.{key}: no column {column!r} in the judgements"
+                        + (f"; did you mean {close[0]!r}?" if close else f" ({sorted(columns)})")
+                    )
+
+
+def judgement_columns(study: dict) -> set[str] | None:
+    """The columns the tidy judgements will have, where the config alone tells (every ``extract`` entry uses the
+    ``tabular`` loader: the tidy columns, ``rater_number``, the carried columns and the slot names); None where
+    a study-specific loader adds columns of its own."""
+    import re
+
+    from humeval.tidy import JUDGEMENT_COLUMNS
+
+    if any(entry["loader"] != "tabular" for entry in study["extract"]):
+        return None
+    columns = {*JUDGEMENT_COLUMNS, "rater_number"}
+    for entry in study["extract"]:
+        params = entry.get("params") or {}
+        columns |= set(params.get("carry") or {})
+        columns |= set(re.findall(r"\(\?P<(\w+)>", repr(params)))  # a slot pattern's named groups
+    return columns
 
 
 def check_conditions(study: dict, raw_ids: list[str], fail) -> None:

@@ -342,10 +342,17 @@ def wrong_type(entry: Entry, given: dict, key_path: str, also: dict[str, set] | 
         if conforms(node, value, entry.module):
             continue
         where = f"key {key_path}.{parameter.name}"
-        if isinstance(value, str) and conforms(node, [value], entry.module):
+        as_list = isinstance(value, str) and conforms(node, [value], entry.module)
+        if parameter.allowed:  # the hint's values and the study's own (its derived frames for a Frame)
+            allowed = [
+                *parameter.allowed,
+                *sorted(v for a, vs in (also or {}).items() if a in parameter.annotation for v in vs),
+            ]
+            if not as_list or value not in allowed:
+                either = " or a list" if as_list else ""
+                return f"{where}: {value!r} is not allowed; allowed: {allowed}{either}"
+        if as_list:
             return f"{where}: expected a list, e.g. [{value}], not the text {value!r}"
-        if parameter.allowed:
-            return f"{where}: {value!r} is not allowed; allowed: {list(parameter.allowed)}"
         return f"{where}: expected {parameter.annotation}, not {type(value).__name__} {value!r}"
     return None
 
