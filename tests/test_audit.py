@@ -84,10 +84,47 @@ def test_the_claims_summary_reads_yes_and_no():
             "value": [1.0, 0.0, 0.0, 0.5, 0.4, 0.3, 0.35],
         }
     )
-    study = {"qra": [{"type": "claims", "claims": [{"id": "K1", "text": "A beats B"}]}]}
+    study = {
+        "experiments": [{"id": "O"}, {"id": "R1"}],
+        "qra": [{"type": "claims", "table": "claims", "claims": [{"id": "K1", "text": "A beats B"}]}],
+    }
     row = claims_summary({"s": audit}, {"s": study}).iloc[0]
     assert (row["original_holds"], row["reproduction_holds"], row["replicated"]) == ("yes", "no", "no")
-    assert row["evidence"] == "original: 0.5 vs 0.4; reproduction: 0.3 vs 0.35;"
+    assert row["experiment"] == "R1" and row["evidence"] == "original: 0.5 vs 0.4; reproduction: 0.3 vs 0.35;"
+
+
+def test_a_claim_stated_once_is_judged_in_every_experiment_it_names():
+    """Two reproductions of an original known only from its design: each gets its own verdict and row; O is not
+    measured (it has no numbers) and R3, which lacks the cells, is not measured either."""
+    from humeval.qra.claims import claims_entry
+    from humeval.summary import claims_summary
+
+    values = pd.DataFrame(
+        {"table": "scores", "row": ["R1|A", "R1|B", "R2|A", "R2|B"], "column": "mean", "value": [3.0, 2.0, 2.5, 2.7]}
+    )
+    claim = {
+        "id": "K1",
+        "text": "A beats B",
+        "comparisons": [
+            {"left": {"table": "scores", "row": "{side}|A", "column": "mean"}, "op": ">",
+             "right": {"table": "scores", "row": "{side}|B", "column": "mean"}}
+        ],
+    }
+    sides = {"O": "O", "R1": "R1", "R2": "R2", "R3": "R3"}
+    cells, _ = claims_entry(values, values.iloc[:0], table="claims", claims=[claim], sides=sides)
+    audit = pd.DataFrame(cells, columns=["table", "row", "column", "value"])
+    verdicts = audit[audit["row"] == "K1"].set_index("column")["value"].to_dict()
+    assert verdicts == {"R1": 1.0, "R2": 0.0}  # 3 > 2 holds; 2.5 > 2.7 does not; O and R3 have no cells
+    study = {
+        "experiments": [{"id": i} for i in sides],
+        "qra": [{"type": "claims", "table": "claims", "sides": sides, "claims": [claim]}],
+    }
+    rows = claims_summary({"s": audit}, {"s": study})
+    assert rows[["experiment", "original_holds", "reproduction_holds"]].values.tolist() == [
+        ["R1", "not measured", "yes"],
+        ["R2", "not measured", "no"],
+        ["R3", "not measured", "not measured"],
+    ]
 
 
 def test_tiny_numbers_are_compared_at_their_printed_digits_and_bounds_are_audited():

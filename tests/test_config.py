@@ -404,3 +404,21 @@ def test_what_a_dry_run_can_know_is_one_line_naming_the_key(tmp_path, change, ex
     with pytest.raises(HumevalError) as info:
         load_study(study_variant(TOY, tmp_path, change))
     assert expected in str(info.value) and "\n" not in str(info.value)
+
+
+def test_claims_over_several_experiments_are_checked_at_load(tmp_path):
+    def no_design_flag(study):
+        study["experiments"][2].pop("design_only")
+
+    with pytest.raises(HumevalError, match="an original known only from its design says design_only: true"):
+        load_study(study_variant(TOY, tmp_path, no_design_flag))
+
+    def table_lacks_a_column(study):
+        table = next(t for t in study["tables"] if t["id"] == "claims")
+        table["columns"].remove("R2_left")
+
+    with pytest.raises(HumevalError, match=r"key qra\.0\.sides: the table 'claims' lacks the column\(s\) \['R2_left'\]"):
+        load_study(study_variant(TOY, tmp_path, table_lacks_a_column))
+    with pytest.raises(HumevalError, match=r"key planning\.pilot: 'R7' is not an experiment id"):
+        load_study(study_variant(TOY, tmp_path, lambda s: s.update(planning={"pilot": "R7"})))
+    load_study(study_variant(TOY, tmp_path, lambda s: s.update(planning={"pilot": "R1", "labels": {"R1": "R1"}})))

@@ -139,15 +139,25 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
     assert [row[0] for row in landing] == ["-".join(c["study"].split("-")[:2]) for c in counts]
     for row, count in zip(landing, counts):  # the verdict: findings held (findings.csv), numbers matched (audit.csv)
         own = [f for f in found if f["study"] == count["study"]]
-        in_o = {f["finding"]: f["holds"] for f in own if f["experiment"] == "O"}
+        first = {}  # each finding's first experiment (O, or the first its claims entry names)
+        for f in own:
+            first.setdefault(f["finding"], f)
         pairs = [
-            f for f in own if f["experiment"] != "O" and in_o[f["finding"]] == "yes" and f["holds"] != "not measured"
+            f
+            for f in own
+            if f is not first[f["finding"]]
+            and first[f["finding"]]["holds"] in ("yes", "not measured")
+            and f["holds"] != "not measured"
         ]
-        held = sum(f["holds"] == "yes" for f in pairs)
-        assert row[1].startswith(f"{held} of {len(pairs)} (R") if pairs else row[1] == "none stated", (row, count)
-        replicated = [c["replicated"] for c in claims if c["study"] == count["study"]]  # claims: the same verdicts
-        own_claims = {c["claim"] for c in claims if c["study"] == count["study"]}
-        assert replicated == [f["holds"] for f in pairs if f["finding"] in own_claims], row
+        per_experiment = {}  # "k of n findings hold in R2", per reproduction
+        for f in pairs:
+            per_experiment.setdefault(f["experiment"], []).append(f["holds"] == "yes")
+        expected = "; ".join(f"{sum(v)} of {len(v)} ({e})" for e, v in per_experiment.items()) or "none stated"
+        assert row[1] == expected, (row, count)
+        own_claims = [c for c in claims if c["study"] == count["study"]]  # claims: the same verdicts, per reproduction
+        for claim in own_claims:
+            finding = next(f for f in own if (f["finding"], f["experiment"]) == (claim["claim"], claim["experiment"]))
+            assert claim["reproduction_holds"] == finding["holds"], (claim, finding)
         assert row[2] == f"{count['match']} of {int(count['match']) + int(count['mismatch'])}", (row, count)
         assert row[3] == count["no_raw_data"], (row, count)  # published only, apart by why
         unstated = f" (+{count['reason_not_stated']} unstated)" if count["reason_not_stated"] != "0" else ""

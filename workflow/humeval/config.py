@@ -364,6 +364,10 @@ def check_cells(study: dict, fail) -> None:
         if entry["type"] != "claims":
             continue
         labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
+        if entry.get("sides"):
+            check_claim_sides(study, entry, f"qra.{k}", fail)
+            # the first experiment's cells must exist (a later one may not measure the claim: not measured)
+            labels = {"first": next(iter(entry["sides"].values()))}
         for c, claim in enumerate(entry["claims"]):
             for m, comparison in enumerate(claim["comparisons"]):
                 for side_key in ("left", "right"):
@@ -383,8 +387,14 @@ def check_cells(study: dict, fail) -> None:
                     check(cell["table"], cell["row"], cell["column"], f"qra.{k}.claims.{c}.significance.p")
 
     planning = study.get("planning", {})
+    ids = [e["id"] for e in study.get("experiments", [])]
+    for key in ("pilot", *(f"labels.{i}" for i in planning.get("labels", {}))):
+        experiment = planning.get(key) if key == "pilot" else key.split(".", 1)[1]
+        if experiment is not None and experiment not in ids:
+            fail(f"key planning.{key}: {experiment!r} is not an experiment id {ids}")
     # a finding is the original's: its cells must exist for O (a reproduction may not measure every criterion)
-    sides = {e["id"]: e.get("label", e["id"]) for e in study.get("experiments", [])[:1]}
+    first = study.get("experiments", [])[:1]
+    sides = {e["id"]: planning.get("labels", {}).get(e["id"], e.get("label", e["id"])) for e in first}
     for f, finding in enumerate(planning.get("findings", [])):
         specs = [
             (f"comparisons.{m}.{k}", c[k]) for m, c in enumerate(finding["comparisons"]) for k in ("left", "right")
@@ -395,6 +405,23 @@ def check_cells(study: dict, fail) -> None:
                 for side in sides.values():
                     cell = {key: str(v).format(side=side) for key, v in spec.items()}
                     check(cell["table"], cell["row"], cell["column"], f"planning.findings.{f}.{where}")
+
+
+def check_claim_sides(study: dict, entry: dict, path: str, fail) -> None:
+    """A claims entry's ``sides`` name experiments, and its table declares the columns it writes (each id, and
+    ``<id>_left``, ``<id>_right``, with ``<id>_p`` where a claim has a test)."""
+    ids = [e["id"] for e in study["experiments"]]
+    unknown = [i for i in entry["sides"] if i not in ids]
+    if unknown:
+        fail(f"key {path}.sides: {unknown} are not experiment ids {ids}")
+    table = next(t for t in study["tables"] if t["id"] == entry["table"])
+    tested = any(claim.get("significance") for claim in entry["claims"])
+    needed = [
+        f"{i}{suffix}" for i in entry["sides"] for suffix in ("", "_left", "_right", *(("_p",) if tested else ()))
+    ]
+    missing = [c for c in needed if c not in [str(c) for c in table["columns"]]]
+    if missing:
+        fail(f"key {path}.sides: the table {entry['table']!r} lacks the column(s) {missing} these claims write")
 
 
 def check_pairwise_intervals(entry: dict, path: str, check, fail) -> None:
@@ -443,12 +470,13 @@ def check_experiments(study: dict, fail) -> None:
             if block["experiment"] not in ids:
                 fail(f"key published.{k}.experiment: {block['experiment']!r} is not an experiment id {ids}")
             fed.add(block["experiment"])
+    fed |= {e["id"] for e in study["experiments"] if e.get("design_only")}
     for experiment in ids:
         if experiment not in fed:
             fail(
                 f"key experiments: experiment {experiment!r} has neither raw data (an extract entry) nor published "
                 "numbers (a published aggregate of its side, or a published block with experiment: "
-                f"{experiment})"
+                f"{experiment}); an original known only from its design says design_only: true"
             )
 
 

@@ -36,9 +36,9 @@ def rst_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
-    """Per study, the reviewer's verdict: of the original's findings that hold in O (QRA Type IV claims and
-    planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures them (``k of n
-    (R1-R3)`` counts finding and reproduction pairs), how many of the printed numbers the raw data can determine
+    """Per study, the reviewer's verdict: of the original's findings that hold in their first experiment (QRA Type
+    IV claims and planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures
+    them (``4 of 5 (R1); 1 of 1 (R2)``), how many of the printed numbers the raw data can determine
     it recomputes (``summary/audit.csv``: match of match + mismatch), how many stay published only for want of raw
     data and for want of a measure (with those whose config states no reason), and the
     study-level QRA3 CV* over the most experiments a QRA3 table of the study compares (in brackets)."""
@@ -48,19 +48,20 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
         own = found[found["study"] == study]
         first = own.groupby("finding", sort=False)["holds"].transform("first")
         pairs = own[
-            (first == "yes") & own["holds"].isin(["yes", "no"]) & ~own.index.isin(own.groupby("finding").head(1).index)
+            first.isin(["yes", "not measured"])  # an original known only from its design states it, unmeasured
+            & own["holds"].isin(["yes", "no"])
+            & ~own.index.isin(own.groupby("finding").head(1).index)
         ]
-        ids = list(dict.fromkeys(pairs["experiment"]))
         headline = qra3[(qra3["study"] == study) & (qra3["level"] == "study")]
         widest = headline["experiments"].str.count(",")
         rows.append(
             {
                 "study": study,
-                "findings": (
-                    f"{(pairs['holds'] == 'yes').sum()} of {len(pairs)} ({ids[0] if len(ids) == 1 else f'{ids[0]}-{ids[-1]}'})"
-                    if len(pairs)
-                    else "none stated"
-                ),
+                "findings": "; ".join(
+                    f"{(part['holds'] == 'yes').sum()} of {len(part)} ({experiment})"
+                    for experiment, part in pairs.groupby("experiment", sort=False)
+                )
+                or "none stated",
                 "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
                 "no_raw_data": str(record["no_raw_data"]),
                 "no_measure": str(record["no_measure"])

@@ -52,15 +52,40 @@ def as_numbers(power: pd.DataFrame) -> pd.DataFrame:
 
 
 def findings(study: dict) -> list[dict]:
-    """Every finding to plan for: each QRA Type IV claim (with its entry's side labels: ``{side}`` is the text
-    for original or reproduction), then ``planning: findings`` (``{side}`` is each experiment's side name)."""
+    """Every finding: each QRA Type IV claim (with its entry's ``sides``, or its side ``labels`` for original and
+    reproduction), then ``planning: findings`` (judged in every experiment)."""
     out = []
     for entry in study.get("qra", []):
         if entry["type"] == "claims":
-            out += [dict(claim, labels=entry.get("labels", {})) for claim in entry["claims"]]
+            out += [dict(claim, labels=entry.get("labels", {}), sides=entry.get("sides")) for claim in entry["claims"]]
     planning = study.get("planning", {})
     out += [dict(finding, per_experiment=True) for finding in planning.get("findings", [])]
     return out
+
+
+def finding_sides(finding: dict, study: dict) -> list[tuple[str, str, str]]:
+    """Where a finding is judged: ``(experiment id, its side name in the data, the text that replaces {side} in
+    the finding's cells)`` in the study's order of experiments.
+
+    A claim entry with ``sides`` ({experiment id: text}) is judged in each experiment it names, any number of them;
+    a planning finding in every experiment (``{side}``: ``planning.labels`` of the experiment, else its side
+    name); a claim without ``sides`` in the first two experiments, as its entry's ``labels`` of original and
+    reproduction say (the two-sided form).
+
+    >>> study = {"experiments": [{"id": "O"}, {"id": "R1", "label": "repro"}, {"id": "R2"}]}
+    >>> finding_sides({"sides": {"O": "O", "R2": "second"}}, study)
+    [('O', 'O', 'O'), ('R2', 'R2', 'second')]
+    >>> finding_sides({"labels": {"original": "orig"}}, study)
+    [('O', 'O', 'orig'), ('R1', 'repro', 'reproduction')]
+    """
+    experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
+    if finding.get("sides"):
+        return [(i, side, finding["sides"][i]) for i, side in experiments if i in finding["sides"]]
+    if finding.get("per_experiment"):
+        labels = study.get("planning", {}).get("labels", {})
+        return [(i, side, labels.get(i, side)) for i, side in experiments]
+    labels = {"original": "original", "reproduction": "reproduction", **finding.get("labels", {})}
+    return [(i, side, labels[role]) for (i, side), role in zip(experiments, ("original", "reproduction"))]
 
 
 def finding_cells(finding: dict, side_label: str) -> list[tuple[str, str, str]]:
@@ -72,14 +97,6 @@ def finding_cells(finding: dict, side_label: str) -> list[tuple[str, str, str]]:
         for spec in specs
         if isinstance(spec, dict)
     ]
-
-
-def side_label(finding: dict, side: str, claim_side: str) -> str:
-    """The text that replaces ``{side}`` in a finding's cells for the experiment whose side name is ``side``: that
-    name for a planning finding; for a claim, its entry's text for ``claim_side`` (original or reproduction)."""
-    if finding.get("per_experiment"):
-        return side
-    return {"original": "original", "reproduction": "reproduction", **finding.get("labels", {})}[claim_side]
 
 
 def evaluate(finding: dict, values: dict, label: str) -> bool:
@@ -215,22 +232,15 @@ def wilson(successes: int, n: int) -> tuple[float, float]:
     return float(interval.low), float(interval.high)
 
 
-def experiment_sides(study: dict) -> list[tuple[str, str, str]]:
-    """Per experiment in order: its id, its side name in the data (label, else id) and the side the claims call it
-    (original for the first, reproduction for the others)."""
-    experiments = study.get("experiments", [])
-    return [
-        (e["id"], e.get("label", e["id"]), "original" if k == 0 else "reproduction") for k, e in enumerate(experiments)
-    ]
-
-
-def pilot_of(finding: dict, sides: list[tuple[str, str, str]], size: dict, computed: set) -> tuple | None:
-    """The experiment a finding is resampled from: the first (O, then R1, ...) with public judgements whose side
-    has every cell the finding reads among the computed metric values; None when there is none."""
-    for experiment, side, claim_side in sides:
-        cells = set(finding_cells(finding, side_label(finding, side, claim_side)))
-        if size[side][0] > 0 and cells <= computed:
-            return experiment, side, claim_side
+def pilot_of(finding: dict, sides: list[tuple[str, str, str]], size: dict, computed: set, chosen: str | None):
+    """The experiment a finding is resampled from, as ``(id, side, {side} text)``: ``planning.pilot`` where the
+    config chooses one, else the first of the finding's experiments (O, then R1, ...); it must have public
+    judgements and the finding's cells among the computed metric values. None when none qualifies."""
+    for experiment, side, label in sides:
+        if chosen not in (None, experiment):
+            continue
+        if size.get(side, (0,))[0] > 0 and set(finding_cells(finding, label)) <= computed:
+            return experiment, side, label
     return None
 
 
@@ -255,10 +265,11 @@ def pilot_equivalent(pilot: tuple[int, int, float], reproduction: tuple[int, int
     return max(2, round(pilot[0] * reproduction[2] / pilot[2]))
 
 
-def measures(finding: dict, side: str, known: set) -> bool:
-    """Whether the experiment whose side name is ``side`` measures a planning finding (its cells are among the
-    ``known`` computed or published ones; R2 of yao rated readability only); a claim's reproduction always does."""
-    return not finding.get("per_experiment") or set(finding_cells(finding, side)) <= known
+def measures(finding: dict, label: str | None, known: set) -> bool:
+    """Whether an experiment measures a finding: the finding is judged there (``label``, its ``{side}`` text, is
+    not None) and its cells are among the ``known`` computed or published ones (R2 of yao rated readability
+    only)."""
+    return label is not None and set(finding_cells(finding, label)) <= known
 
 
 def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
@@ -271,20 +282,23 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
     planning = study.get("planning", {})
     simulations, rng = planning.get("simulations", SIMULATIONS), np.random.default_rng(planning.get("seed", 0))
     computed = dict(zip(zip(metrics["table"], metrics["row"], metrics["column"]), metrics["value"]))
-    sides = experiment_sides(study)
-    size = {side: side_size(data.kept, side) for _, side, _ in sides}
+    experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
+    size = {side: side_size(data.kept, side) for _, side in experiments}
     published = data.published
     known = set(computed) | set(zip(published["table"], published["row"], published["column"]))
+    label_in = {f["id"]: {i: label for i, _, label in finding_sides(f, study)} for f in findings(study)}
     rows, groups = [], {}
     for finding in findings(study):
-        pilot = pilot_of(finding, sides, size, set(computed))
+        pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
         if pilot is None:
             note = "no experiment with public judgements computes this finding's cells (published numbers only)"
+            if planning.get("pilot"):
+                note = f"the pilot {planning['pilot']} has no public judgements computing this finding's cells"
             rows.append({"finding": finding["id"], "design": "planned", "note": note})
         else:
-            groups.setdefault(pilot, []).append(finding)
-    for (experiment, side, claim_side), chosen in groups.items():
-        labels = [side_label(f, side, claim_side) for f in chosen]
+            groups.setdefault(pilot[:2], []).append(finding)
+    for (experiment, side), chosen in groups.items():
+        labels = [label_in[f["id"]][experiment] for f in chosen]
         cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
         simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
         evaluators, items, _ = size[side]
@@ -294,10 +308,10 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
             for i in planning.get("items", [items])
         ]
         notes = {}
-        for reproduction, reproduction_side, _ in sides[1:]:
+        for reproduction, reproduction_side in experiments[1:]:
             given = planning.get("sizes", {}).get(reproduction)
             actual = size[reproduction_side]
-            unmeasured = [f["id"] for f in chosen if not measures(f, reproduction_side, known)]
+            unmeasured = [f["id"] for f in chosen if not measures(f, label_in[f["id"]].get(reproduction), known)]
             rows += [
                 {
                     "finding": f,
@@ -333,7 +347,7 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
         for design, e, i in designs:
             held, failed = results[(int(e), int(i))]
             for finding, count in zip(chosen, held):
-                if design != "planned" and not measures(finding, {x: y for x, y, _ in sides}[design], known):
+                if design != "planned" and not measures(finding, label_in[finding["id"]].get(design), known):
                     continue
                 low, high = wilson(count, simulations)
                 rows.append(

@@ -41,7 +41,9 @@ def parse_published(text) -> tuple[float, int, str]:
     """
     match = PRINTED_NUMBER.match(str(text))
     if not match:
-        raise HumevalError(f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*', '< 2e-16')")
+        raise HumevalError(
+            f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*', '< 2e-16')"
+        )
     try:
         exponent = Decimal(match["number"]).as_tuple().exponent
     except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals

@@ -31,57 +31,69 @@ YES_NO = {True: "yes", False: "no"}
 
 
 def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) -> pd.DataFrame:
-    """Type IV: each study's claims with the verdict on both sides (yes / no) and the numbers behind each
-    verdict."""
+    """Type IV: each study's claims with the verdict in the original and in a reproduction (yes / no / not
+    measured), whether it replicated, and the numbers behind each verdict: one row per claim and reproduction
+    (``experiment``): R1 for a two-sided claim, each experiment after the first of a claims entry's ``sides``."""
     rows = []
     for study, audit in audits.items():
-        texts = {
-            c["id"]: c["text"]
-            for entry in studies[study].get("qra", [])
-            if entry["type"] == "claims"
-            for c in entry["claims"]
-        }
-        claims = audit[audit["table"] == "claims"]
-        if claims.empty:
-            continue
-        cells = claims.set_index(["row", "column"])["value"]
-        for claim_id, text in texts.items():
-            evidence = []
-            k = 1
-            while (f"{claim_id}.{k}", "original_left") in cells.index:
-                evidence.append(
-                    " ".join(
-                        f"{side}: {cells[(f'{claim_id}.{k}', f'{side}_left')]:.4g} vs "
-                        f"{cells[(f'{claim_id}.{k}', f'{side}_right')]:.4g};"
-                        for side in ("original", "reproduction")
+        config = studies[study]
+        experiments = [e["id"] for e in config.get("experiments", [])]
+        for entry in config.get("qra", []):
+            if entry["type"] != "claims":
+                continue
+            part = audit[audit["table"] == entry["table"]]
+            if part.empty:
+                continue
+            cells = part.set_index(["row", "column"])["value"]
+            sides = entry.get("sides")
+            columns = list(sides) if sides else ["original", "reproduction"]
+            reproductions = columns[1:] if sides else experiments[1:2]
+            for claim in entry["claims"]:
+                for experiment, column in zip(reproductions, columns[1:]):
+                    pair = (columns[0], column)
+                    verdict = [cells.get((claim["id"], c)) for c in pair]
+                    holds = [YES_NO[bool(v)] if v is not None and pd.notna(v) else "not measured" for v in verdict]
+                    rows.append(
+                        {
+                            "study": study,
+                            "claim": claim["id"],
+                            "experiment": experiment,
+                            "text": claim["text"],
+                            "original_holds": holds[0],
+                            "reproduction_holds": holds[1],
+                            "replicated": YES_NO[holds == ["yes", "yes"]],
+                            "evidence": claim_evidence(cells, claim["id"], pair),
+                        }
                     )
-                )
-                k += 1
-            rows.append(
-                {
-                    "study": study,
-                    "claim": claim_id,
-                    "text": text,
-                    "original_holds": YES_NO[bool(cells[(claim_id, "original")])],
-                    "reproduction_holds": YES_NO[bool(cells[(claim_id, "reproduction")])],
-                    "replicated": YES_NO[bool(cells[(claim_id, "replicated")])],
-                    "evidence": " | ".join(evidence),
-                }
+    columns = ["study", "claim", "experiment", "text", "original_holds", "reproduction_holds", "replicated", "evidence"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def claim_evidence(cells: pd.Series, claim: str, sides: tuple[str, str]) -> str:
+    """The operands each comparison of ``claim`` read on both ``sides``: ``original: 3.2 vs 2.9; ... | ...``."""
+    evidence, k = [], 1
+    while any((f"{claim}.{k}", f"{side}_left") in cells.index for side in sides):
+        evidence.append(
+            " ".join(
+                f"{side}: {cells[(f'{claim}.{k}', f'{side}_left')]:.4g} vs {cells[(f'{claim}.{k}', f'{side}_right')]:.4g};"
+                for side in sides
+                if (f"{claim}.{k}", f"{side}_left") in cells.index
             )
-    return pd.DataFrame(
-        rows, columns=["study", "claim", "text", "original_holds", "reproduction_holds", "replicated", "evidence"]
-    )
+        )
+        k += 1
+    return " | ".join(evidence)
 
 
 def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """``summary/findings.csv``: per study, finding (:func:`humeval.planning.findings`: the claims and the planning
     findings) and experiment, whether the finding holds there (yes, no, or not measured where the experiment lacks
-    its cells), read from the audit (recomputed values, else published); a claim on O and on the experiment its
-    ``reproduction`` side stands for (R1), a planning finding on every experiment. For a reproduction, the power a
+    its cells), read from the audit (recomputed values, else published), in every experiment it is judged in
+    (:func:`humeval.planning.finding_sides`: a claim's ``sides``, or O and R1; a planning finding's every
+    experiment). For a reproduction, the power a
     study of its size had to recover the finding (``planning/power.csv``) with its 95% interval; none where the
     resampled experiment is that reproduction itself: such "observed power" follows from the reproduction's own
     result and says nothing beyond it (Hoenig & Heisey 2001, The American Statistician 55(1))."""
-    from humeval.planning import evaluate, experiment_sides, finding_cells, findings, side_label
+    from humeval.planning import evaluate, finding_cells, finding_sides, findings
 
     rows = []
     for study, audit in audits.items():
@@ -90,10 +102,8 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
         values = dict(zip(zip(audit["table"], audit["row"], audit["column"]), shown))
         power = powers.get(study)
         for finding in findings(config):
-            sides = experiment_sides(config)
-            sides = sides if finding.get("per_experiment") else sides[:2]
-            for experiment, side, claim_side in sides:
-                label = side_label(finding, side, claim_side)
+            sides = finding_sides(finding, config)
+            for experiment, _, label in sides:
                 measured = all(pd.notna(values.get(cell)) for cell in finding_cells(finding, label))
                 record = {
                     "study": study,
@@ -135,8 +145,8 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
 def with_retrospective_power(claims: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:
     """``claims`` with the power the reproduction had to recover each claim at its size, from
     :func:`findings_summary` (``reproduction_power``, ``power_low``, ``power_high``, ``power_note``)."""
-    reproduction = found.groupby(["study", "finding"], sort=False).nth(1).set_index(["study", "finding"])
-    keys = list(zip(claims["study"], claims["claim"]))
+    reproduction = found.set_index(["study", "finding", "experiment"])
+    keys = list(zip(claims["study"], claims["claim"], claims["experiment"]))
     out = claims.copy()
     for source, target in (("power", "reproduction_power"), ("power_low", "power_low"), ("power_high", "power_high")):
         out[target] = [reproduction[source].get(k, float("nan")) for k in keys]

@@ -1,4 +1,5 @@
-"""QRA Type IV: findings (claims) evaluated on the original and on the reproduction."""
+"""QRA Type IV: findings (claims) evaluated on the original and on the reproduction, or on any number of
+experiments (``sides``)."""
 
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ def claims_entry(
     table: str,
     claims: list[dict],
     labels: dict[str, str] | None = None,
+    sides: dict[str, str] | None = None,
 ) -> tuple[list[tuple], list[tuple]]:
     """QRA Type IV: each claim is a list of comparisons ``{left, op, right}`` that must all hold, and, where the
     paper tested it, a test whose p-value must be below its alpha (``significance``); it is evaluated on the
@@ -71,6 +73,10 @@ def claims_entry(
     labels : dict of str to str, optional
         The text that replaces ``{side}`` in operand labels, per side (``{original: O, reproduction: R}``;
         default: ``original``, ``reproduction``).
+    sides : dict of str to str, optional
+        ``{experiment id: text that replaces {side}}``: judge each claim in every experiment named, any number of
+        them (``{O: O, R1: R1, R2: R2}``), instead of on original and reproduction. An experiment whose operand
+        cells have no value (recomputed or published) does not measure the claim: it gets no cells.
 
     Returns
     -------
@@ -78,8 +84,11 @@ def claims_entry(
         Cells: rows ``<claim>`` with columns ``original``, ``reproduction`` (1 holds, 0 not) and
         ``replicated`` (1 when it holds on both sides); rows ``<claim>.<k>`` with the operands of comparison k
         on both sides; rows ``<claim>.p`` with each side's p-value (column ``<side>_p``) where the claim has a test.
-        No summary rows.
+        With ``sides``, the columns are the experiment ids instead (``O``, ``R1``, ``O_left``, ``R1_p``, ...), and
+        no ``replicated``. No summary rows.
     """
+    if sides:
+        return claims_in_experiments(values, published, table, claims, sides), []
     out = []
     labels = {"original": "original", "reproduction": "reproduction", **(labels or {})}
     for claim in claims:
@@ -102,3 +111,27 @@ def claims_entry(
             (table, claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
         ]
     return out, []
+
+
+def claims_in_experiments(
+    values: pd.DataFrame, published: pd.DataFrame, table: str, claims: list[dict], sides: dict[str, str]
+) -> list[tuple]:
+    """Each claim judged in every experiment of ``sides`` ({experiment id: {side} text}): column ``<id>`` 1 or 0,
+    its operands in ``<id>_left``/``<id>_right`` of rows ``<claim>.<k>`` and its p in ``<id>_p`` of ``<claim>.p``;
+    an experiment lacking an operand's value gets no cells (not measured)."""
+    out = []
+    for claim in claims:
+        for experiment, label in sides.items():
+            try:
+                holds, operands = claim_holds(claim, lambda operand, s=label: _operand(values, published, operand, s))
+            except HumevalError:  # an operand without a value: this experiment does not measure the claim
+                continue
+            for k, (left, right) in enumerate(operands["comparisons"], 1):
+                out += [
+                    (table, f"{claim['id']}.{k}", f"{experiment}_left", left),
+                    (table, f"{claim['id']}.{k}", f"{experiment}_right", right),
+                ]
+            if "p" in operands:
+                out.append((table, f"{claim['id']}.p", f"{experiment}_p", operands["p"]))
+            out.append((table, claim["id"], experiment, float(holds)))
+    return out
