@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from humeval.audit import UNDIAGNOSED, build_audit, status_of, UNRECOMPUTED
+from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, build_audit, status_of
 from humeval.errors import HumevalError
 from humeval.published import parse_published, published_frame
 
@@ -106,8 +106,11 @@ def test_a_claim_stated_once_is_judged_in_every_experiment_it_names():
         "id": "K1",
         "text": "A beats B",
         "comparisons": [
-            {"left": {"table": "scores", "row": "{side}|A", "column": "mean"}, "op": ">",
-             "right": {"table": "scores", "row": "{side}|B", "column": "mean"}}
+            {
+                "left": {"table": "scores", "row": "{side}|A", "column": "mean"},
+                "op": ">",
+                "right": {"table": "scores", "row": "{side}|B", "column": "mean"},
+            }
         ],
     }
     sides = {"O": "O", "R1": "R1", "R2": "R2", "R3": "R3"}
@@ -130,12 +133,23 @@ def test_a_claim_stated_once_is_judged_in_every_experiment_it_names():
 def test_tiny_numbers_are_compared_at_their_printed_digits_and_bounds_are_audited():
     """An absolute slack of 1e-9 once made every number below it match (4.0e-09 against a printed 4.7e-09)."""
     numbers = pd.DataFrame(
-        {"table": "t", "row": ["a", "b", "a", "b"], "column": ["orig", "orig", "repro", "repro"],
-         "value": [4.0e-09, 1e-12, 1e-20, 3e-16]}
+        {
+            "table": "t",
+            "row": ["a", "b", "a", "b"],
+            "column": ["orig", "orig", "repro", "repro"],
+            "value": [4.0e-09, 1e-12, 1e-20, 3e-16],
+        }
     )
     published = published_frame(
-        [{"table": "t", "source": "paper", "note": "n", "evidence": "explained",
-          "cells": {"a": {"orig": "4.7e-09", "repro": "< 2e-16"}, "b": {"orig": "3.67e-17", "repro": "<2e-16"}}}]
+        [
+            {
+                "table": "t",
+                "source": "paper",
+                "note": "n",
+                "evidence": "explained",
+                "cells": {"a": {"orig": "4.7e-09", "repro": "< 2e-16"}, "b": {"orig": "3.67e-17", "repro": "<2e-16"}},
+            }
+        ]
     )
     audit = build_audit(numbers, published, TABLES).set_index(["row", "column"])
     assert audit.loc[("a", "orig"), "status"] == "mismatch" and audit.loc[("b", "orig"), "status"] == "mismatch"
@@ -149,8 +163,14 @@ def test_a_published_only_number_says_why_it_is_not_recomputed():
     numbers = pd.DataFrame({"table": "t", "row": ["b"], "column": "repro", "value": [2.0]})
     published = published_frame(
         [
-            {"table": "t", "source": "paper", "note": "judgements not public", "evidence": "explained",
-             "unrecomputed": "no_raw_data", "cells": {"a": {"orig": "3"}}},
+            {
+                "table": "t",
+                "source": "paper",
+                "note": "judgements not public",
+                "evidence": "explained",
+                "unrecomputed": "no_raw_data",
+                "cells": {"a": {"orig": "3"}},
+            },
             {"table": "t", "source": "paper", "cells": {"a": {"repro": "2.0"}, "b": {"orig": "1"}}},
         ]
     )

@@ -417,7 +417,9 @@ def test_claims_over_several_experiments_are_checked_at_load(tmp_path):
         table = next(t for t in study["tables"] if t["id"] == "claims")
         table["columns"].remove("R2_left")
 
-    with pytest.raises(HumevalError, match=r"key qra\.0\.sides: the table 'claims' lacks the column\(s\) \['R2_left'\]"):
+    with pytest.raises(
+        HumevalError, match=r"key qra\.0\.sides: the table 'claims' lacks the column\(s\) \['R2_left'\]"
+    ):
         load_study(study_variant(TOY, tmp_path, table_lacks_a_column))
     with pytest.raises(HumevalError, match=r"key planning\.pilot: 'R7' is not an experiment id"):
         load_study(study_variant(TOY, tmp_path, lambda s: s.update(planning={"pilot": "R7"})))

@@ -15,7 +15,9 @@ SNAPSHOT = REPO / "tests" / "fixtures" / "frozen_defaults.json"
 
 def current_defaults() -> dict:
     return {
-        f"{kind}:{name}": {p.name: (p.value if p.value is not None else p.default) for p in e.parameters if not p.required}
+        f"{kind}:{name}": {
+            p.name: (p.value if p.value is not None else p.default) for p in e.parameters if not p.required
+        }
         for kind in vocabulary.KINDS
         for name, e in sorted(vocabulary.entries(kind).items())
     }
