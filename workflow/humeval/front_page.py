@@ -84,7 +84,7 @@ def misses_with_power(found: pd.DataFrame) -> str:
     estimated, e.g. resampled from that reproduction itself): a miss at a power near 1 says the finding did not
     reproduce; at a low power, that the reproduction could hardly have seen it. Empty without misses."""
     first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
-    missed = found[(first == "yes") & (found["holds"] == "no")]
+    missed = found[first.isin(["yes", "not measured"]) & (found["holds"] == "no")]  # as verdict_rows counts them
     parts = []
     for (study, experiment), part in missed.groupby(["study", "experiment"], sort=False):
         powers = [f"{p:.2f}" if pd.notna(p) else "n/a" for p in part["power"]]

@@ -292,6 +292,16 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
         pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
         if pilot is None:
             note = "no experiment with public judgements computes this finding's cells (published numbers only)"
+            computing = [
+                i
+                for i, _, label in finding_sides(finding, study)
+                if set(finding_cells(finding, label)) <= set(computed)
+            ]
+            if computing:  # computed, but from judgements under other side names (finch's sides are evaluator groups)
+                note = (
+                    f"{', '.join(computing)} computes this finding's cells from judgements whose sides are not its own "
+                    "(a design of groups, not experiments): not simulated"
+                )
             if planning.get("pilot"):
                 note = f"the pilot {planning['pilot']} has no public judgements computing this finding's cells"
             rows.append({"finding": finding["id"], "design": "planned", "note": note})
