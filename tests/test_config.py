@@ -395,8 +395,8 @@ TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
             "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'item_means']",
         ),
         (
-            lambda s: s["metrics"][9].update(order="firts"),
-            "key metrics.9.order: 'firts' is not allowed; allowed: ['first', 'printed'] or a list",
+            lambda s: next(m for m in s["metrics"] if m["metric"] == "k_sample_tests").update(order="firts"),
+            ".order: 'firts' is not allowed; allowed: ['first', 'printed'] or a list",
         ),
     ],
 )

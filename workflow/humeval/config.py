@@ -125,12 +125,12 @@ def check_references(study: dict, source: str) -> None:
     for k, entry in enumerate(study.get("exclusions", [])):
         if entry["exclusion"] not in EXCLUSIONS:
             fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
-        if entry["exclusion"] == "complete_respondents":
-            after = "variant" not in entry and "missing_value" in named[named.index("complete_respondents") :]
+        if entry["exclusion"] == "complete_respondents" and "variant" not in entry:  # a variant reads the tidy rows
+            after = "missing_value" in named[named.index("complete_respondents") :]
             if not after:  # missing_value, first by default, would drop the unanswered rows before it looks
                 fail(
-                    f"key exclusions.{k}: complete_respondents needs missing_value listed after it, and no variant "
-                    "(add {exclusion: missing_value} below it)"
+                    f"key exclusions.{k}: complete_respondents needs missing_value listed after it "
+                    "(add {exclusion: missing_value} below it), or a variant: name"
                 )
     for k, entry in enumerate(study.get("qra", [])):
         if entry["type"] not in QRA:

@@ -283,13 +283,28 @@ def apply_exclusions(
     return kept.reset_index(drop=True), log
 
 
-def variant_exclusions(kept: pd.DataFrame, participants: pd.DataFrame, entries: list[dict]) -> pd.DataFrame:
+def variant_exclusions(
+    kept: pd.DataFrame, participants: pd.DataFrame, entries: list[dict], tidy: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Exclusion variants (sensitivity analyses): each entry with ``variant: <name>`` is applied to the kept
     judgements, not in place of them; the log (``exclusions_variants.csv``) says per variant which
-    judgements it drops and why, and a metric with ``variant: <name>`` reads the kept judgements less those."""
+    judgements it drops and why, and a metric with ``variant: <name>`` reads the kept judgements less those.
+    ``complete_respondents`` looks at the ``tidy`` judgements (the unanswered questions ``missing_value`` took out
+    of the kept ones) and drops the kept judgements of each incomplete respondent."""
     logs = []
     for entry in entries:
-        _, log = apply_exclusions(kept, participants, [{k: v for k, v in entry.items() if k != "variant"}])
+        plain = {k: v for k, v in entry.items() if k != "variant"}
+        if entry["exclusion"] == "complete_respondents" and tidy is not None:
+            scope = tidy if not entry.get("sides") else tidy[tidy["side"].isin(entry["sides"])]
+            reasons = complete_respondents(scope, participants, **entry.get("params", {})).dropna()
+            unit = entry.get("params", {}).get("unit", "participant")
+            flagged = pd.Series(reasons.to_numpy(), index=scope.loc[reasons.index, unit].to_numpy())
+            flagged = flagged[~flagged.index.duplicated()]
+            dropped = kept[kept[unit].isin(flagged.index)].drop_duplicates("judgement_id")
+            log = dropped.assign(rule=entry.get("name", "complete_respondents"), reason=dropped[unit].map(flagged))
+            log = log[EXCLUSION_COLUMNS]
+        else:
+            _, log = apply_exclusions(kept, participants, [plain])
         logs.append(log.assign(variant=entry["variant"]))
     return pd.concat(logs, ignore_index=True)[VARIANT_COLUMNS] if logs else pd.DataFrame(columns=VARIANT_COLUMNS)
 
@@ -302,7 +317,7 @@ def exclude_study(study: dict, tidy: pd.DataFrame, participants: pd.DataFrame):
     for rule, count in excluded["rule"].value_counts(sort=False).items():
         log.info("exclusion %s: %d judgements", rule, count)
     log.info("kept %d of %d judgement rows", len(kept), len(tidy))
-    variants = variant_exclusions(kept, participants, [e for e in entries if "variant" in e])
+    variants = variant_exclusions(kept, participants, [e for e in entries if "variant" in e], tidy)
     for (variant, rule), count in variants.groupby(["variant", "rule"]).size().items():
         log.info("variant %s, exclusion %s: %d judgements", variant, rule, count)
     return kept, excluded, variants

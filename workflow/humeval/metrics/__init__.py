@@ -46,6 +46,9 @@ class StudyData:
     published: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     config: dict = field(default_factory=dict)
     variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
+    #: The values the study's earlier metric entries computed (:func:`metrics_study` sets it before each entry):
+    #: what ``cell_arithmetic`` reads.
+    computed: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -214,6 +217,7 @@ def metrics_study(data: StudyData) -> pd.DataFrame:
         except HumevalError as exc:
             raise HumevalError(f"key metrics.{k}.frame: {exc}") from None
         check_columns(entries("metric")[name], params, columns, f"metrics.{k}")
+        data.computed = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
         try:
             frames.append(function("metric", name)(data, **params))
         except HumevalError as exc:  # the entry it comes from, whatever the metric knew of its config

@@ -15,19 +15,35 @@ from humeval.vocabulary import register
 
 def mann_whitney_u(a, b, alternative: str = "two-sided") -> dict[str, float]:
     """Mann-Whitney U of ``a`` against ``b`` (scipy, asymptotic p with continuity correction as scipy
-    chooses for ties): ``{statistic, p}``; ``alternative='greater'`` tests a > b."""
+    chooses for ties): ``{statistic, p, rank_biserial}``; ``alternative='greater'`` tests a > b. The rank-biserial
+    correlation r = 2 U / (n_a n_b) - 1 (Kerby 2014, *Comprehensive Psychology* 3: the share of pairs a wins
+    minus the share it loses; U is a's statistic), positive when a tends to be larger.
+
+    >>> round(mann_whitney_u([3, 4, 5], [1, 2, 4])["rank_biserial"], 4)  # U = 7.5 of 9 pairs (a tie counts half)
+    0.6667
+    """
     from scipy import stats
 
     result = stats.mannwhitneyu(a, b, alternative=alternative)
-    return {"statistic": float(result.statistic), "p": float(result.pvalue)}
+    r = 2 * float(result.statistic) / (len(a) * len(b)) - 1
+    return {"statistic": float(result.statistic), "p": float(result.pvalue), "rank_biserial": r}
 
 
 def t_test(a, b, equal_var: bool = True, alternative: str = "two-sided") -> dict[str, float]:
-    """Student (``equal_var``) or Welch t of ``a`` against ``b``: ``{statistic, df, p}``."""
+    """Student (``equal_var``) or Welch t of ``a`` against ``b``: ``{statistic, df, p, ci_low, ci_high}``, the last
+    two the 95% confidence interval of mean(a) - mean(b) for the ``alternative`` (scipy's
+    ``confidence_interval``; one-sided intervals run to infinity)."""
     from scipy import stats
 
     result = stats.ttest_ind(a, b, equal_var=equal_var, alternative=alternative)
-    return {"statistic": float(result.statistic), "df": float(result.df), "p": float(result.pvalue)}
+    interval = result.confidence_interval(0.95)
+    return {
+        "statistic": float(result.statistic),
+        "df": float(result.df),
+        "p": float(result.pvalue),
+        "ci_low": float(interval.low),
+        "ci_high": float(interval.high),
+    }
 
 
 def wilcoxon_signed_rank(a, b, alternative: str = "two-sided") -> dict[str, float]:
@@ -104,7 +120,8 @@ def significance_numbers(
         ``{test, alternative?, columns, correction?, corrected_column?}``: ``test`` one of ``mann_whitney_u``,
         ``student_t``, ``welch_t``, ``wilcoxon`` (paired on ``pair_on``, the mean per unit) or ``chi_square``
         (scipy); ``alternative`` ``two-sided`` (default), ``greater`` (a > b) or ``less``; ``columns``
-        ``{statistic: <column>, p: <column>, df?: <column>}``, where each result goes; ``correction`` one of
+        ``{statistic: <column>, p: <column>, df?: <column>, ...}``, where each result goes (besides these: a t
+        test's ``ci_low``/``ci_high``, the 95% interval of the mean difference; Mann-Whitney's ``rank_biserial``); ``correction`` one of
         ``holm``, ``bonf``, ``fdr_bh``, ``fdr_by``, ``sidak``: the test's p-values over every group and pair of
         the entry corrected for multiple comparisons (pingouin) into ``corrected_column``.
     row : str
@@ -142,6 +159,9 @@ def significance_numbers(
                     raise HumevalError(f"metric significance: unknown test {spec['test']!r}; known: {sorted(TESTS)}")
                 first, second = (x, y) if spec["test"] not in PAIRED else paired(part, compare, a, b, list(pair_on))
                 result = TESTS[spec["test"]](first, second, spec.get("alternative", "two-sided"))
+                unknown = sorted(set(spec["columns"]) - set(result))
+                if unknown:
+                    raise HumevalError(f"test {spec['test']} gives no {unknown}; it gives {sorted(result)}")
                 out += [(label, col, result[stat]) for stat, col in spec["columns"].items()]
                 p_cells.setdefault(k, []).append((label, result["p"]))
     for k, spec in enumerate(tests):
@@ -161,18 +181,75 @@ def paired(part: pd.DataFrame, compare: str, a: str, b: str, pair_on: list[str])
     return joined["a"].to_numpy(), joined["b"].to_numpy()
 
 
-#: The tests across k groups (scipy.stats: ``f_oneway``, ``kruskal``, ``levene``, ``tukey_hsd``).
-KSampleTest = Literal["anova", "kruskal", "levene", "tukey"]
+#: The tests across k groups (scipy.stats: ``f_oneway``, ``kruskal``, ``levene``, ``tukey_hsd``, ``shapiro``), the
+#: ANOVA table with eta squared, Kruskal-Wallis eta squared H and Dunn's test; each written only when asked for.
+KSampleTest = Literal["anova", "kruskal", "levene", "tukey", "anova_table", "kruskal_effect", "dunn", "shapiro"]
 K_SAMPLE_TESTS = get_args(KSampleTest)
 
 
+def anova_table(arrays: list[np.ndarray]) -> list[tuple[str, float]]:
+    """The one-way ANOVA table: sums of squares between and within groups, their mean squares (SS / df) and eta
+    squared = SS_between / SS_total (Cohen 1973).
+
+    >>> dict(anova_table([np.array([1.0, 2, 3]), np.array([2.0, 3, 4]), np.array([6.0, 7, 8])]))["eta_squared"]
+    0.875
+    """
+    values = np.concatenate(arrays)
+    grand = values.mean()
+    between = float(sum(a.size * (a.mean() - grand) ** 2 for a in arrays))
+    within = float(sum(((a - a.mean()) ** 2).sum() for a in arrays))
+    k, n = len(arrays), values.size
+    return [
+        ("ss_between", between),
+        ("ss_within", within),
+        ("ms_between", between / (k - 1)),
+        ("ms_within", within / (n - k)),
+        ("eta_squared", between / (between + within)),
+    ]
+
+
+def dunn(names: list[str], arrays: list[np.ndarray], adjust: str) -> list[tuple[str, str, float]]:
+    """Dunn's (1964) test of every pair after Kruskal-Wallis: ranks of all values together (mid-ranks for ties),
+    z = (mean rank a - mean rank b) / sqrt((N(N+1)/12 - sum(t^3 - t) / (12 (N - 1))) (1/n_a + 1/n_b)), p two-sided
+    from the normal, and p adjusted over the pairs (:func:`corrected`; ``none`` leaves it).
+
+    >>> # mean ranks 1.5 and 3.5 of N = 4, no ties: z = -2 / sqrt(20 / 12 x (1/2 + 1/2))
+    >>> [(pair, stat, round(v, 4)) for pair, stat, v in dunn(["a", "b"], [np.array([1., 2]), np.array([3., 4])], "none")]
+    [('a vs b', 'z', -1.5492), ('a vs b', 'p', 0.1213), ('a vs b', 'p_adjusted', 0.1213)]
+    """
+    from scipy import stats
+
+    values = np.concatenate(arrays)
+    ranks = stats.rankdata(values)
+    n = values.size
+    _, ties = np.unique(values, return_counts=True)
+    variance = n * (n + 1) / 12 - float((ties**3 - ties).sum()) / (12 * (n - 1))
+    bounds = np.cumsum([0, *(a.size for a in arrays)])
+    mean_rank = [ranks[bounds[i] : bounds[i + 1]].mean() for i in range(len(arrays))]
+    pairs, z = [], []
+    for i in range(len(arrays)):
+        for j in range(i + 1, len(arrays)):
+            pairs.append(f"{names[i]} vs {names[j]}")
+            z.append((mean_rank[i] - mean_rank[j]) / np.sqrt(variance * (1 / arrays[i].size + 1 / arrays[j].size)))
+    p = [float(2 * stats.norm.sf(abs(v))) for v in z]
+    adjusted = p if adjust == "none" else corrected(p, adjust)
+    return [
+        (pair, stat, float(value))
+        for pair, zi, pi, ai in zip(pairs, z, p, adjusted)
+        for stat, value in (("z", zi), ("p", pi), ("p_adjusted", ai))
+    ]
+
+
 def k_sample_tests(
-    samples: dict[str, np.ndarray], tests: list[str], *, printed: bool = False
+    samples: dict[str, np.ndarray], tests: list[str], *, printed: bool = False, adjust: str = "holm"
 ) -> list[tuple[str, str, float]]:
     """(test, stat, value) of tests across the k groups in ``samples`` (scipy.stats): ``anova`` (one-way,
     ``f_oneway``: statistic F, df_between, df_within, p), ``kruskal`` (H, p), ``levene`` (W, p; centre median)
     and ``tukey`` (``tukey_hsd``: per pair ``<a> vs <b>`` in the order of ``samples``, the mean difference a - b,
-    p and the 95% interval; with ``printed``, as statsmodels' ``pairwise_tukeyhsd`` prints it: b - a).
+    p and the 95% interval; with ``printed``, as statsmodels' ``pairwise_tukeyhsd`` prints it: b - a);
+    ``anova_table`` (:func:`anova_table`), ``kruskal_effect`` (eta squared H = (H - k + 1) / (N - k), Tomczak &
+    Tomczak 2014), ``dunn`` (:func:`dunn`, p adjusted by ``adjust``) and ``shapiro`` (Shapiro-Wilk W and p per
+    group, ``shapiro|<group>``).
 
     >>> out = dict(((t, s), v) for t, s, v in k_sample_tests({"a": [1, 2, 3], "b": [2, 3, 4], "c": [6, 7, 8]},
     ...                                                        ["anova"]))
@@ -195,6 +272,20 @@ def k_sample_tests(
                 ("anova", "df_within", float(n - len(arrays))),
                 ("anova", "p", float(result.pvalue)),
             ]
+        elif test == "anova_table":
+            out += [("anova", stat, value) for stat, value in anova_table(arrays)]
+        elif test == "kruskal_effect":
+            h, n = float(stats.kruskal(*arrays).statistic), sum(a.size for a in arrays)
+            out.append(("kruskal", "eta_squared_h", (h - len(arrays) + 1) / (n - len(arrays))))
+        elif test == "dunn":
+            out += dunn(names, arrays, adjust)
+        elif test == "shapiro":
+            for name, values in zip(names, arrays):
+                result = stats.shapiro(values)
+                out += [
+                    (f"shapiro|{name}", "statistic", float(result.statistic)),
+                    (f"shapiro|{name}", "p", float(result.pvalue)),
+                ]
         elif test in ("kruskal", "levene"):
             result = stats.kruskal(*arrays) if test == "kruskal" else stats.levene(*arrays)
             out += [(test, "statistic", float(result.statistic)), (test, "p", float(result.pvalue))]
@@ -224,6 +315,7 @@ def k_sample_numbers(
     group: Column = "system",
     by: Columns = (),
     order: Literal["first", "printed"] | list[str] = "first",
+    adjust: Literal["holm", "bonf", "fdr_bh", "fdr_by", "sidak", "none"] = "holm",
     row: str = "{test}",
     column: str = "{stat}",
     labels: dict | None = None,
@@ -238,9 +330,14 @@ def k_sample_numbers(
     ----------
     table : str
         The table the cells go to.
-    tests : list of {'anova', 'kruskal', 'levene', 'tukey'}
+    tests : list of {'anova', 'kruskal', 'levene', 'tukey', 'anova_table', 'kruskal_effect', 'dunn', 'shapiro'}
         One-way ANOVA (statistic F, df_between, df_within, p), Kruskal-Wallis H (statistic, p), Levene's W
-        (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff, p, ci_low, ci_high).
+        (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff, p, ci_low, ci_high); on request
+        the ANOVA table (row ``anova``: ss_between, ss_within, ms_between, ms_within, eta_squared), Kruskal-Wallis
+        eta squared H (row ``kruskal``: eta_squared_h), Dunn's test (per pair ``<a> vs <b>``: z, p, p_adjusted)
+        and Shapiro-Wilk per group (row ``shapiro|<group>``: statistic, p).
+    adjust : {'holm', 'bonf', 'fdr_bh', 'fdr_by', 'sidak', 'none'}
+        ``dunn``: how its p-values are adjusted over the pairs (pingouin's ``multicomp``).
     order : {'first', 'printed'} or list of str
         The order of the groups, which names the Tukey pairs and signs their differences: ``first`` (the order
         the groups first appear in the judgements; diff = a - b), a list of the groups (that order; a - b), or
@@ -278,7 +375,7 @@ def k_sample_numbers(
             if sorted(wanted) != sorted(samples):
                 raise HumevalError(f"order {order} must list the groups {sorted(samples)}, each once")
             samples = {name: samples[name] for name in wanted}
-        for test, stat, value in k_sample_tests(samples, tests, printed=order == "printed"):
+        for test, stat, value in k_sample_tests(samples, tests, printed=order == "printed", adjust=adjust):
             fields = {**keys, "test": test, "stat": stat}
             out.append((render(row, fields, labels), render(column, fields, labels), value))
     return value_frame(table, out)
