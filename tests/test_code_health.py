@@ -73,8 +73,30 @@ def test_the_test_config_lints_dry_runs_and_runs(test_config):
     assert full.returncode == 0, full.stderr[-3000:]
     audit = (test_config / "results/example-2025-ranking/numbers.csv").read_text()
     assert "UNDIAGNOSED" not in audit and "mismatch" not in audit
-    # the study that gives every otherwise unused metric its documented example: all 76 numbers worked out by hand
+    # the study that gives every otherwise unused metric its documented example: all 79 numbers worked out by hand
     # (among them a derived frame, raters chosen by number, a claim judged in three experiments, the ANOVA table,
-    # Dunn's test, a t interval, arithmetic on cells and a complete-respondents variant, read through Snakemake)
+    # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through
+    # Snakemake)
     toy = pd.read_csv(test_config / "results/every-measure-2026-toy/numbers.csv")
-    assert toy["status"].value_counts().to_dict() == {"match": 76, "recomputed_only": 40, "published_only": 6}
+    assert toy["status"].value_counts().to_dict() == {"match": 79, "recomputed_only": 70, "published_only": 6}
+    # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices
+    import numpy as np
+    import trueskill
+
+    raw = pd.read_csv(REPO / ".test/raw/github/example-owner/every-measure" / ("1" * 40) / "pairs.csv")
+    env, mus = trueskill.TrueSkill(draw_probability=0.10), {s: [] for s in "ABC"}
+    for draw in np.random.default_rng(7).integers(0, len(raw), size=(200, len(raw))):
+        ratings = {}
+        for record in raw.iloc[draw].itertuples():
+            a, b = (ratings.setdefault(s, env.create_rating()) for s in (record.system_a, record.system_b))
+            if record.choice == "b":
+                b, a = trueskill.rate_1vs1(b, a, env=env)
+            else:
+                a, b = trueskill.rate_1vs1(a, b, drawn=record.choice == "tie", env=env)
+            ratings[record.system_a], ratings[record.system_b] = a, b
+        for system, rating in ratings.items():
+            mus[system].append(rating.mu)
+    interval = toy[toy["table"] == "ratings_interval"].set_index(["row", "column"])["value"]
+    for system, values in mus.items():
+        assert interval[(system, "mu_low")] == pytest.approx(np.percentile(values, 2.5), abs=1e-9)
+        assert interval[(system, "mu_high")] == pytest.approx(np.percentile(values, 97.5), abs=1e-9)

@@ -1,0 +1,96 @@
+"""Agreement with the majority: each judgement agrees or not with its item's majority value, reduced per rater,
+then over raters (how often a rater sides with the majority; a rater-level reliability screen)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pandas as pd
+
+from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.vocabulary import register
+
+#: The statistics over raters.
+RaterStat = Literal["mean", "sd", "n", "min", "max"]
+
+
+def rater_majority_agreement(rows: pd.DataFrame, units: list[str]) -> pd.Series:
+    """Per rater (``participant``), the share of their judgements that equal their unit's majority value: the value
+    more than half of the unit's judgements hold (the judgement itself counted). A unit without a strict majority
+    is left out.
+
+    >>> rows = pd.DataFrame({"participant": ["a", "b", "c", "a", "b", "c"], "item": [1, 1, 1, 2, 2, 2],
+    ...                      "value": [4, 4, 5, 1, 2, 3]})
+    >>> rater_majority_agreement(rows, ["item"]).to_dict()  # item 2 has no majority
+    {'a': 1.0, 'b': 1.0, 'c': 0.0}
+    """
+    values = pd.to_numeric(rows["value"])
+    keys = [rows[u] for u in units]
+    counts = values.groupby([*keys, values]).transform("size")
+    size = values.groupby(keys).transform("size")
+    is_majority = counts * 2 > size  # this judgement's value is the unit's strict majority
+    has_majority = is_majority.groupby(keys).transform("any")
+    agrees = is_majority[has_majority].astype(float)
+    return agrees.groupby(rows.loc[has_majority, "participant"], sort=False).mean()
+
+
+@register("metric", "majority_agreement")
+def majority_agreement_numbers(
+    data: StudyData,
+    *,
+    table: str,
+    row: str,
+    column: str = "{stat}",
+    units: Columns = ("item", "criterion", "system"),
+    by: Columns = (),
+    stats: list[RaterStat] = ("mean", "sd", "n"),
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: Frame = "kept",
+    variant: str | None = None,
+) -> pd.DataFrame:
+    """Agreement with the majority per group of ``by``: each judgement agrees (1) or not (0) with its unit's strict
+    majority value, averaged per rater (:func:`rater_majority_agreement`), then over the raters.
+
+    Parameters
+    ----------
+    table : str
+        The table the cells go to.
+    row, column : str
+        Templates over the ``by`` keys and ``{stat}``.
+    units : list of str
+        The columns whose values make one judged unit (an item of a system on a criterion).
+    by : list of str
+        The columns whose values make a group (one rater distribution each).
+    stats : list of {'mean', 'sd', 'n', 'min', 'max'}
+        Over the raters' agreement shares: mean, sample SD (ddof 1), number of raters, smallest and largest.
+    labels : dict, optional
+        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
+    where : dict, optional
+        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
+        error).
+    frame : {'kept', 'tidy'}
+        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
+    variant : str, optional
+        An exclusion variant (a sensitivity analysis) whose drops apply too.
+
+    Returns
+    -------
+    DataFrame
+        Cells (table, row, column, value): one per group and statistic.
+    """
+    rows = data.rows(frame, variant, where)
+    out = []
+    for keys, part in groups_of(rows, by):
+        shares = rater_majority_agreement(part, list(units))
+        summary = {
+            "mean": shares.mean(),
+            "sd": shares.std(ddof=1),
+            "n": float(len(shares)),
+            "min": shares.min(),
+            "max": shares.max(),
+        }
+        for stat in stats:
+            fields = {**keys, "stat": stat}
+            out.append((render(row, fields, labels), render(column, fields, labels), float(summary[stat])))
+    return value_frame(table, out)
