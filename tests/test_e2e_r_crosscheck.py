@@ -199,3 +199,45 @@ def test_krippendorff_alphas_equal_the_textbook_definition(full_run, name):
         f"{max(diffs):.2e}"
     )
     assert calls and max(diffs) < 1e-9
+
+
+def test_dunn_and_shapiro_equal_r(tmp_path):
+    """k_sample_tests' Dunn test (Holm-adjusted) and Shapiro-Wilk against rstatix::dunn_test and R's shapiro.test,
+    on the .test toy study's ratings grouped by item (four groups, many ties)."""
+    rscript()
+    from helpers import REPO
+
+    from humeval.metrics.significance import k_sample_tests
+
+    raw = pd.read_csv(REPO / ".test/raw/github/example-owner/every-measure" / ("1" * 40) / "ratings.csv")
+    samples = {item: part["quality"].to_numpy(float) for item, part in raw.groupby("item")}
+    ours = {(t, s): v for t, s, v in k_sample_tests(samples, ["dunn", "shapiro"], adjust="holm")}
+    raw.to_csv(tmp_path / "ratings.csv", index=False)
+    script = tmp_path / "check.R"
+    script.write_text(
+        "suppressMessages(library(rstatix))\n"
+        f"d <- read.csv('{tmp_path / 'ratings.csv'}')\n"
+        "r <- as.data.frame(dunn_test(d, quality ~ item, p.adjust.method = 'holm'))\n"
+        "f <- function(x) sprintf('%.15g', x)\n"
+        "for (k in seq_len(nrow(r))) cat('dunn', r$group1[k], r$group2[k], f(r$statistic[k]), f(r$p[k]), "
+        "f(r$p.adj[k]), '\\n')\n"
+        "for (g in sort(unique(d$item))) { s <- shapiro.test(d$quality[d$item == g]); "
+        "cat('shapiro', g, f(s$statistic), f(s$p.value), '\\n') }\n"
+    )
+    result = subprocess.run([rscript(), str(script)], capture_output=True, text=True, check=False)
+    if "rstatix" in result.stderr and result.returncode:
+        skip_or_fail(f"R has no rstatix package (r-cran-rstatix): {result.stderr[-300:]}")
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = [line.split() for line in result.stdout.splitlines() if line.strip()]
+    for kind, *fields in lines:
+        if kind == "dunn":
+            a, b, z, p, adjusted = fields[0], fields[1], *map(float, fields[2:])
+            pair = f"{a} vs {b}"
+            assert ours[(pair, "z")] == pytest.approx(-z, abs=1e-9)  # rstatix: group2 - group1; ours a - b
+            assert ours[(pair, "p")] == pytest.approx(p, rel=1e-9)
+            assert ours[(pair, "p_adjusted")] == pytest.approx(adjusted, rel=1e-9)
+        else:
+            group, w, p = fields[0], *map(float, fields[1:])
+            assert ours[(f"shapiro|{group}", "statistic")] == pytest.approx(w, abs=1e-9)
+            assert ours[(f"shapiro|{group}", "p")] == pytest.approx(p, rel=1e-6)
+    assert sum(kind == "dunn" for kind, *_ in lines) == 6

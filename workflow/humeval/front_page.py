@@ -97,53 +97,89 @@ def misses_with_power(found: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
-    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen: Snakemake centres
-    its front page vertically, so a taller page is cut off at the top. With six studies it is 655 px tall in a
-    1280x800 viewport (measured by ``test_e2e_report``), room for about two more one-line rows. Per study the verdict
-    (:func:`verdict_rows`) with a link to its section, links to the claims, the audit counts, the raw files and
-    the run, and how many conditions differ from O's. No text of a config, an export or a datasheet is on it: only
-    counts, study names and experiment ids, each through :func:`rst_text`; the condition names are in each
-    study's conditions table (an escaped HTML page)."""
-    rows = [
+#: The most studies whose verdict rows the front page holds: Snakemake centres its front page vertically in the
+#: viewport, so a page taller than the screen loses its top. With six rows the page is 750 px tall at 1280x800
+#: (``test_e2e_report`` measures it at both sizes); with more studies the rows are on ``summary-verdict.html`` and
+#: the front page says so in one line, so that it fits whatever the number of studies.
+FRONT_PAGE_STUDIES = 6
+
+
+def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
+    """The verdict rows (:func:`verdict_rows`) as the table ``summary/verdict.csv`` and its page hold, with each
+    study's findings not recovered and their power (:func:`misses_with_power`)."""
+    return pd.DataFrame(
         [
-            f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
-            rst_text(v["findings"]),
-            rst_text(v["numbers"]),
-            rst_text(v["no_raw_data"]),
-            rst_text(v["no_measure"]),
-            rst_text(v["qra3"]),
-        ]
-        for v in verdicts
-    ]
+            {
+                "study": v["study"],
+                "findings_hold": v["findings"],
+                "numbers_match": v["numbers"],
+                "no_raw_data": v["no_raw_data"],
+                "no_measure": v["no_measure"],
+                "qra3_cv_star": v["qra3"],
+                "not_recovered": misses_with_power(found[found["study"] == v["study"]]),
+            }
+            for v in verdicts
+        ],
+        columns=[
+            "study",
+            "findings_hold",
+            "numbers_match",
+            "no_raw_data",
+            "no_measure",
+            "qra3_cv_star",
+            "not_recovered",
+        ],
+    )
+
+
+def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
+    """The report's landing page (included by workflow/report/workflow.rst), kept to one screen
+    (:data:`FRONT_PAGE_STUDIES`). Per study the verdict (:func:`verdict_rows`) with a link to its section, links to
+    the findings, the audit counts, the raw files and the run, and how many conditions differ from O's. No text of
+    a config, an export or a datasheet is on it: only counts, study names and experiment ids, each through
+    :func:`rst_text`; the condition names are in each study's conditions table (an escaped HTML page)."""
     differing = "; ".join(
         f"{rst_text('-'.join(st.split('-')[:2]))} {rst_text(d)}"
         for st, a in audits.items()
         if (d := conditions_differing(a, names=False))
     )
+    if len(verdicts) <= FRONT_PAGE_STUDIES:
+        rows = [
+            [
+                f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
+                rst_text(v["findings"]),
+                rst_text(v["numbers"]),
+                rst_text(f"{v['no_raw_data']} / {v['no_measure']}"),
+                rst_text(v["qra3"]),
+            ]
+            for v in verdicts
+        ]
+        header = ["study", "findings hold", "numbers match", "no data / no measure", "QRA3 CV*"]
+        body = [rst_table(header, rows)]
+        if misses:
+            body += [f"Not recovered, with its power (`summary-planning.html`_; n/a: none): {rst_text(misses)}.", ""]
+        conditions = f" Conditions differing from O's: {differing or 'none stated'}."
+    else:  # the rows would push the page's top off the screen: they are on their own page
+        body = [
+            (
+                f"{len(verdicts)} studies; each study's verdict, and each finding not recovered, is on "
+                "`summary-verdict.html`_."
+            ),
+            "",
+        ]
+        conditions = ""
     return "\n".join(
         [
             "Verdict per study",
             "-----------------",
             "",
-            "The original's findings that hold (`summary-findings.html`_), printed numbers recomputed, and those left",
-            "published only for want of raw data or of a measure (`summary-audit.html`_), study-level QRA3 CV* (%).",
+            "Findings that hold (`summary-findings.html`_), printed numbers matched and those left unrecomputed for",
+            "want of raw data or of a measure (`summary-audit.html`_), QRA3 CV* (%); all in `summary-verdict.html`_.",
             "",
-            rst_table(["study", "findings hold", "numbers match", "no raw data", "no measure", "QRA3 CV*"], rows),
-            *(
-                [
-                    (
-                        "Not recovered, with the power a reproduction of that size had (`summary-planning.html`_; n/a: "
-                        f"not estimated): {rst_text(misses)}."
-                    ),
-                    "",
-                ]
-                if misses
-                else []
+            *body,
+            (
+                f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 "
+                f"(`summary-raw-files.html`_); versions and config digest: `summary-run.html`_.{conditions}"
             ),
-            f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 (`summary-raw-files.html`_); "
-            "versions and config digest: `summary-run.html`_. Conditions differing from O's: "
-            + (differing or "none stated")
-            + ".",
         ]
     )

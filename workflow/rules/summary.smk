@@ -17,6 +17,13 @@ rule summary:
             category="Summary",
             labels={"study": "all", "table": "qra", "kind": "summary"},
         ),
+        verdict="results/summary/verdict.csv",
+        verdict_html=report(
+            "results/summary/summary-verdict.html",
+            caption="../report/summary_verdict.rst",
+            category="Summary",
+            labels={"study": "all", "table": "verdict", "kind": "summary"},
+        ),
         claims="results/summary/claims.csv",
         claims_md="results/summary/claims.md",
         claims_html=report(

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from humeval.front_page import misses_with_power, overview_rst, verdict_rows
+from humeval.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
 from humeval.planning import as_numbers
@@ -59,7 +59,20 @@ def main():
     )
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
     verdicts = verdict_rows(counts, found, qra3, configs)
+    verdict = verdict_frame(verdicts, found)
+    write_csv(verdict, out.verdict)
     pages = {
+        out.verdict_html: (
+            out.verdict,
+            verdict,
+            "Verdict per study",
+            (
+                "Per study: the original's findings that hold in each reproduction that measures them, the printed "
+                "numbers the raw data recompute that match, those left unrecomputed for want of raw data or of a "
+                "measure, the study-level QRA3 CV* (%) and each finding not recovered with the power a reproduction "
+                "of its size had."
+            ),
+        ),
         out.qra_html: (
             out.qra,
             qra,
