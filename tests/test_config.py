@@ -302,7 +302,8 @@ TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
 
 def with_derived_frame(study):
     study["derived"] = [
-        {"id": "input_scores", "where": {"side": "P"}, "by": ["item", "system"], "reduce": "pairwise_score"}
+        {"id": "input_scores", "where": {"side": "P"}, "by": ["item", "system"], "reduce": "pairwise_score"},
+        *study.get("derived", []),
     ]
     study["metrics"][0] = {
         "metric": "describe",
@@ -324,15 +325,15 @@ def test_a_metric_may_read_a_derived_frame_by_its_id(tmp_path):
         (lambda s: s["metrics"][0].update(frame="input_score"), r"key metrics\.0\.frame: 'input_score' is not allowed"),
         (
             lambda s: s["derived"].append({"id": "x", "by": ["item"], "reduce": "total"}),
-            r"key derived\.1\.reduce: unknown reducer 'total'",
+            r"key derived\.\d+\.reduce: unknown reducer 'total'",
         ),
         (
             lambda s: s["derived"].append({"id": "x", "from": "y", "by": ["item"], "reduce": "sum"}),
-            r"key derived\.1\.from: 'y' is not kept, tidy",
+            r"key derived\.\d+\.from: 'y' is not kept, tidy",
         ),
         (
             lambda s: s["derived"].append({"id": "kept", "by": ["item"], "reduce": "sum"}),
-            r"key derived\.1\.id: 'kept' is taken",
+            r"key derived\.\d+\.id: 'kept' is taken",
         ),
     ],
 )
@@ -392,7 +393,7 @@ TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
         ),
         (
             lambda s: s["metrics"][0].update(frame="item_mean"),
-            "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'item_means']",
+            "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'by_count', ",
         ),
         (
             lambda s: next(m for m in s["metrics"] if m["metric"] == "k_sample_tests").update(order="firts"),
@@ -424,3 +425,14 @@ def test_claims_over_several_experiments_are_checked_at_load(tmp_path):
     with pytest.raises(HumevalError, match=r"key planning\.pilot: 'R7' is not an experiment id"):
         load_study(study_variant(TOY, tmp_path, lambda s: s.update(planning={"pilot": "R7"})))
     load_study(study_variant(TOY, tmp_path, lambda s: s.update(planning={"pilot": "R1", "labels": {"R1": "R1"}})))
+
+
+def test_a_table_that_relied_on_score_among_the_tally_defaults_gets_its_migration(tmp_path):
+    def change(study):
+        tally = next(m for m in study["metrics"] if m["metric"] == "pairwise_tally")
+        tally.pop("stats")
+        next(t for t in study["tables"] if t["id"] == tally["table"])["columns"].append("score")
+
+    with pytest.raises(HumevalError, match=r"key metrics\.\d+\.stats: the table 'tally' has a score column") as info:
+        load_study(study_variant(TOY, tmp_path, change))
+    assert "add stats: [wins, losses, ties, n, win_pct, bws, bws_scaled, score]" in str(info.value)

@@ -159,6 +159,7 @@ def check_references(study: dict, source: str) -> None:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
     check_rater_selection(study, fail)
+    check_tally_defaults(study, fail)
 
 
 def participant_columns(study: dict) -> set[str]:
@@ -173,6 +174,21 @@ def participant_columns(study: dict) -> set[str]:
             if spec == params["participant"] or spec == [params["participant"]]:
                 built.add(name)
     return built
+
+
+def check_tally_defaults(study: dict, fail) -> None:
+    """A ``pairwise_tally`` entry that relies on the default statistics while its table has a ``score`` column:
+    ``score`` was among the defaults for a while and is opt-in again (the defaults as first shipped), so say what
+    to write instead of leaving the column empty."""
+    tables = {t["id"]: [str(c) for c in t["columns"]] for t in study["tables"]}
+    for k, entry in enumerate(study.get("metrics", [])):
+        if entry["metric"] != "pairwise_tally" or "stats" in entry or entry.get("column", "{stat}") != "{stat}":
+            continue
+        if "score" in tables.get(entry["table"], []):
+            fail(
+                f"key metrics.{k}.stats: the table {entry['table']!r} has a score column, which pairwise_tally writes "
+                "only when asked: add stats: [wins, losses, ties, n, win_pct, bws, bws_scaled, score]"
+            )
 
 
 def check_rater_selection(study: dict, fail) -> None:
