@@ -193,3 +193,45 @@ def test_the_smallest_sufficient_design_is_the_fewest_judgements_reaching_80_per
     )
     best = smallest_sufficient(power).iloc[0]
     assert (best["evaluators"], best["items"], best["power"]) == (4, 5, 0.82)
+
+
+def test_every_drawn_evaluator_copy_is_a_participant_of_its_own():
+    """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see every drawn rater:
+    a design of twice the pilot's evaluators has twice as many distinct participants with their metadata (before,
+    the copies were missing from the participant table and a 2x design was computed on the originals only)."""
+    import numpy as np
+    import pandas as pd
+
+    from humeval.metrics import StudyData
+    from humeval.planning import Simulator, copies
+
+    kept = pd.DataFrame(
+        {
+            "side": "O",
+            "participant": [f"p{e}" for e in range(4) for _ in range(3)],
+            "item": [f"i{i}" for _ in range(4) for i in range(3)],
+            "criterion": "quality",
+            "response_type": "rating",
+            "system": "A",
+            "system_b": "",
+            "value": np.arange(12, dtype=float) % 5,
+            "judgement_id": [f"j{k}" for k in range(12)],
+        }
+    )
+    people = pd.DataFrame({"side": "O", "participant": [f"p{e}" for e in range(4)], "condition": "likert"})
+    config = {
+        "name": "s",
+        "experiments": [{"id": "O"}],
+        "metrics": [
+            {
+                "metric": "counts",
+                "table": "t",
+                "rows": {"people": {"frame": "participants", "side": "O", "where": {"condition": "likert"}}},
+            }
+        ],
+    }
+    data = StudyData(kept=kept, tidy=kept, participants=people, exclusions=kept.iloc[:0], config=config)
+    simulator = Simulator(data, "O", {("t", "people", "n"): 4.0})
+    drawn = np.array([0, 1, 2, 3, 0, 1, 2, 3])  # eight evaluators: each original twice
+    values = simulator.values(*copies(simulator.evaluator, simulator.item, drawn, np.arange(3)))
+    assert values[("t", "people", "n")] == 8.0

@@ -157,6 +157,14 @@ class Simulator:
         self.others = rows[rows["side"] != side]
         self.evaluator, self.evaluators = pd.factorize(self.pilot["participant"])
         self.item, self.items = pd.factorize(self.pilot["item"])
+        people = data.participants
+        if "participant" not in people:  # no participant table (a study without participant metadata)
+            people = pd.DataFrame({"side": pd.Series(dtype=object), "participant": pd.Series(dtype=object)})
+        on_side = people["side"] == side if "side" in people else pd.Series(True, index=people.index)
+        # the pilot's participant rows (their metadata: condition, row, minutes, ...) in the order of their codes
+        self.pilot_people = people[on_side].drop_duplicates("participant").set_index("participant")
+        self.pilot_people = self.pilot_people.reindex(pd.Index(self.evaluators, name="participant"))
+        self.other_people = people[~on_side]
         tables = {cell[0] for cell in expected}
         config = dict(data.config, metrics=[m for m in data.config.get("metrics", []) if m["table"] in tables])
         self.data, self.config, self.study_data = data, config, StudyData
@@ -184,10 +192,16 @@ class Simulator:
         sample["item"] = relabelled(self.items, item, b)
         sample["judgement_id"] = np.arange(len(sample))  # each copy a judgement of its own
         kept = pd.concat([self.others, sample], ignore_index=True) if self.with_others else sample
+        # every evaluator copy is a participant of its own, with its original's metadata: a metric that looks raters
+        # up in the participants (santhanam's ICCs by condition) sees every drawn rater, not only the originals
+        first = ~pd.Series(sample["participant"]).duplicated().to_numpy()
+        people = self.pilot_people.iloc[evaluator[first]].reset_index(drop=True)
+        people["participant"] = sample["participant"].to_numpy()[first]
+        people = pd.concat([self.other_people, people], ignore_index=True)
         data = self.study_data(
             kept=kept,
             tidy=kept,
-            participants=self.data.participants,
+            participants=people,
             exclusions=self.data.exclusions.iloc[:0],
             published=self.data.published,
             config=self.config,
