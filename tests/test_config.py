@@ -436,3 +436,20 @@ def test_a_table_that_relied_on_score_among_the_tally_defaults_gets_its_migratio
     with pytest.raises(HumevalError, match=r"key metrics\.\d+\.stats: the table 'tally' has a score column") as info:
         load_study(study_variant(TOY, tmp_path, change))
     assert "add stats: [wins, losses, ties, n, win_pct, bws, bws_scaled, score]" in str(info.value)
+
+
+def test_planning_labels_as_docs_planning_md_once_showed_them_load():
+    """docs/planning.md showed ``labels: {original: O}`` while validation refused it: both forms load now."""
+    for labels in ({"original": "O"}, {"O": "O", "reproduction": "R1"}):
+        study = yaml.safe_load(TOY.read_text())
+        study["planning"] = dict(study.get("planning", {}), labels=labels)
+        assert load_study(write_study(study))["planning"]["labels"] == labels
+
+
+def write_study(study: dict) -> Path:
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp())
+    path = folder / f"{study['name']}.yaml"
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    return path

@@ -404,13 +404,14 @@ def check_cells(study: dict, fail) -> None:
 
     planning = study.get("planning", {})
     ids = [e["id"] for e in study.get("experiments", [])]
-    for key in ("pilot", *(f"labels.{i}" for i in planning.get("labels", {}))):
+    for key in ("pilot", *(f"labels.{i}" for i in planning.get("labels", {}) if i not in ("original", "reproduction"))):
         experiment = planning.get(key) if key == "pilot" else key.split(".", 1)[1]
         if experiment is not None and experiment not in ids:
             fail(f"key planning.{key}: {experiment!r} is not an experiment id {ids}")
     # a finding is the original's: its cells must exist for O (a reproduction may not measure every criterion)
     first = study.get("experiments", [])[:1]
-    sides = {e["id"]: planning.get("labels", {}).get(e["id"], e.get("label", e["id"])) for e in first}
+    labels = planning.get("labels", {})
+    sides = {e["id"]: labels.get(e["id"], labels.get("original", e.get("label", e["id"]))) for e in first}
     for f, finding in enumerate(planning.get("findings", [])):
         specs = [
             (f"comparisons.{m}.{k}", c[k]) for m, c in enumerate(finding["comparisons"]) for k in ("left", "right")

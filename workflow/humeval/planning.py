@@ -77,13 +77,16 @@ def finding_sides(finding: dict, study: dict) -> list[tuple[str, str, str]]:
     [('O', 'O', 'O'), ('R2', 'R2', 'second')]
     >>> finding_sides({"labels": {"original": "orig"}}, study)
     [('O', 'O', 'orig'), ('R1', 'repro', 'reproduction')]
+    >>> finding_sides({"per_experiment": True}, dict(study, planning={"labels": {"original": "orig", "R2": "two"}}))
+    [('O', 'O', 'orig'), ('R1', 'repro', 'repro'), ('R2', 'R2', 'two')]
     """
     experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
     if finding.get("sides"):
         return [(i, side, finding["sides"][i]) for i, side in experiments if i in finding["sides"]]
-    if finding.get("per_experiment"):
+    if finding.get("per_experiment"):  # labels by experiment id, or original (the first) and reproduction (the rest)
         labels = study.get("planning", {}).get("labels", {})
-        return [(i, side, labels.get(i, side)) for i, side in experiments]
+        roles = ["original", *["reproduction"] * (len(experiments) - 1)]
+        return [(i, side, labels.get(i, labels.get(role, side))) for (i, side), role in zip(experiments, roles)]
     labels = {"original": "original", "reproduction": "reproduction", **finding.get("labels", {})}
     return [(i, side, labels[role]) for (i, side), role in zip(experiments, ("original", "reproduction"))]
 
