@@ -235,3 +235,59 @@ def test_every_drawn_evaluator_copy_is_a_participant_of_its_own():
     drawn = np.array([0, 1, 2, 3, 0, 1, 2, 3])  # eight evaluators: each original twice
     values = simulator.values(*copies(simulator.evaluator, simulator.item, drawn, np.arange(3)))
     assert values[("t", "people", "n")] == 8.0
+
+
+def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
+    """A finding that reads a cell the pilot's judgements do not compute (here R1's mean, while O is resampled) held
+    in every simulation and was shown as power 1.0; it gets a note instead."""
+    import numpy as np
+    import pandas as pd
+
+    from humeval.metrics import StudyData, metrics_study
+    from humeval.planning import plan_study
+
+    rng = np.random.default_rng(1)
+    kept = pd.DataFrame(
+        {
+            "side": np.repeat(["O", "R1"], 24),
+            "participant": np.tile(np.repeat([f"p{e}" for e in range(4)], 6), 2),
+            "item": np.tile([f"i{i}" for i in range(6)], 8),
+            "criterion": "quality",
+            "response_type": "rating",
+            "system": "A",
+            "system_b": "",
+            "value": rng.integers(1, 6, 48).astype(float),
+            "judgement_id": [f"j{k}" for k in range(48)],
+        }
+    )
+    config = {
+        "name": "s",
+        "experiments": [{"id": "O"}, {"id": "R1"}],
+        "metrics": [
+            {"metric": "describe", "table": "t", "by": ["side", "system"], "row": "{side}", "column": "{system}_{stat}"}
+        ],
+        "planning": {
+            "simulations": 20,
+            "evaluators": [4],
+            "findings": [
+                {
+                    "id": "F1",
+                    "text": "R1's mean is positive",
+                    "comparisons": [{"left": {"table": "t", "row": "R1", "column": "A_mean"}, "op": ">", "right": 0}],
+                },
+                {
+                    "id": "F2",
+                    "text": "each side's mean is positive",
+                    "comparisons": [
+                        {"left": {"table": "t", "row": "{side}", "column": "A_mean"}, "op": ">", "right": 0}
+                    ],
+                },
+            ],
+        },
+    }
+    people = pd.DataFrame({"side": "O", "participant": [f"p{e}" for e in range(4)]})
+    data = StudyData(kept=kept, tidy=kept, participants=people, exclusions=kept.iloc[:0], config=config)
+    power = plan_study(data, metrics_study(data)).set_index(["finding", "design"])
+    assert pd.isna(power.loc[("F1", "planned"), "power"])
+    assert "did not change in 20 simulations" in power.loc[("F1", "planned"), "note"]
+    assert power.loc[("F2", "planned"), "power"] == 1.0  # O's mean does change, and stays positive

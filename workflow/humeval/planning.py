@@ -170,7 +170,7 @@ class Simulator:
         self.other_people = people[~on_side]
         tables = {cell[0] for cell in expected}
         config = dict(data.config, metrics=[m for m in data.config.get("metrics", []) if m["table"] in tables])
-        self.data, self.config, self.study_data = data, config, StudyData
+        self.data, self.config, self.study_data, self.expected = data, config, StudyData, expected
         # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
         # other sides' judgements beside it; the cells must be the study's either way
         whole = np.arange(len(self.pilot)), np.zeros(len(self.pilot), dtype=int), np.zeros(len(self.pilot), dtype=int)
@@ -215,12 +215,16 @@ class Simulator:
     def power(self, chosen: list[dict], labels: list[str], evaluators: int, items: int, simulations: int, rng):
         """For each finding of ``chosen`` (evaluated on its side label), how many of ``simulations`` designs of
         ``evaluators`` x ``items`` recover it, and how many simulations the metrics refused (counted as not
-        recovered: a reproduction whose numbers cannot be computed recovers nothing)."""
+        recovered: a reproduction whose numbers cannot be computed recovers nothing), and for each finding whether any
+        simulation changed a cell it reads (one that never changes is not recomputed from the pilot's judgements:
+        its share of simulations is no power)."""
         import logging
 
         drawn_e = rng.integers(0, len(self.evaluators), size=(simulations, evaluators))
         drawn_i = rng.integers(0, len(self.items), size=(simulations, items))
         held, failed = np.zeros(len(chosen), dtype=int), 0
+        cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
+        changed = np.zeros(len(chosen), dtype=bool)  # whether any simulation moved a cell the finding reads
         logging.disable(logging.INFO)  # the metrics' notes, once per simulation, would flood the job's log
         try:
             for s in range(simulations):
@@ -230,9 +234,13 @@ class Simulator:
                     failed += 1
                     continue
                 held += [evaluate(f, values, label) for f, label in zip(chosen, labels)]
+                changed |= [
+                    any(not np.isclose(values.get(c, np.nan), self.expected[c], equal_nan=True) for c in cells)
+                    for cells in cells_of
+                ]
         finally:
             logging.disable(logging.NOTSET)
-        return held, failed
+        return held, failed, changed
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:
@@ -372,9 +380,16 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
         pilot_values = {cell: computed[cell] for cell in cells}
         absent = {f["id"] for f, label in zip(chosen, labels) if not evaluate(f, pilot_values, label)}
         for design, e, i in designs:
-            held, failed = results[(int(e), int(i))]
-            for finding, count in zip(chosen, held):
+            held, failed, changed = results[(int(e), int(i))]
+            for finding, count, moved in zip(chosen, held, changed):
                 if design != "planned" and not measures(finding, label_in[finding["id"]].get(design), known):
+                    continue
+                if not moved:  # no silent 1.0: its cells are not recomputed from the pilot's judgements
+                    note = (
+                        f"its cells did not change in {simulations} simulations of {experiment}'s judgements (they "
+                        "are not computed from them): no power"
+                    )
+                    rows.append({"finding": finding["id"], "design": design, "pilot": experiment, "note": note})
                     continue
                 low, high = wilson(count, simulations)
                 rows.append(
