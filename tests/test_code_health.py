@@ -73,12 +73,12 @@ def test_the_test_config_lints_dry_runs_and_runs(test_config):
     assert full.returncode == 0, full.stderr[-3000:]
     audit = (test_config / "results/example-2025-ranking/numbers.csv").read_text()
     assert "UNDIAGNOSED" not in audit and "mismatch" not in audit
-    # the study that gives every otherwise unused metric its documented example: all 102 numbers worked out by hand
+    # the study that gives every otherwise unused metric its documented example: all 129 numbers worked out by hand
     # (among them a derived frame, raters chosen by number, a claim judged in three experiments, the ANOVA table,
     # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through
     # Snakemake)
     toy = pd.read_csv(test_config / "results/every-measure-2026-toy/numbers.csv")
-    assert toy["status"].value_counts().to_dict() == {"match": 102, "recomputed_only": 70, "published_only": 6}
+    assert toy["status"].value_counts().to_dict() == {"match": 129, "recomputed_only": 71, "published_only": 6}
     # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices
     import numpy as np
     import trueskill
