@@ -393,7 +393,7 @@ TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
         ),
         (
             lambda s: s["metrics"][0].update(frame="item_mean"),
-            "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'by_count', ",
+            "key metrics.0.frame: 'item_mean' is not allowed; allowed: ['kept', 'tidy', 'best_item', ",
         ),
         (
             lambda s: next(m for m in s["metrics"] if m["metric"] == "k_sample_tests").update(order="firts"),
@@ -429,7 +429,7 @@ def test_claims_over_several_experiments_are_checked_at_load(tmp_path):
 
 def test_a_table_that_relied_on_score_among_the_tally_defaults_gets_its_migration(tmp_path):
     def change(study):
-        tally = next(m for m in study["metrics"] if m["metric"] == "pairwise_tally")
+        tally = next(m for m in study["metrics"] if m["metric"] == "pairwise_tally" and m["table"] == "tally")
         tally.pop("stats")
         next(t for t in study["tables"] if t["id"] == tally["table"])["columns"].append("score")
 
