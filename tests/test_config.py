@@ -453,3 +453,27 @@ def write_study(study: dict) -> Path:
     path = folder / f"{study['name']}.yaml"
     path.write_text(yaml.safe_dump(study, sort_keys=False))
     return path
+
+
+def test_study_files_are_read_with_yaml_1_2_core_scalars(tmp_path):
+    """YAML 1.1 (PyYAML's default) read 010 as octal 8, 1:20 as base-60 80 and 1_000 as 1000: silent wrong numbers
+    in a study file. YAML 1.2's core schema reads 010 as ten and the others as text, which validation then names."""
+    from humeval.studyfile import read_yaml
+
+    path = tmp_path / "forms.yaml"
+    path.write_text("a: 010\nb: 1:20\nc: 1_000\nd: 0o17\ne: 0x1F\nf: 2.5e-3\ng: on\nh: 2024-05-01\ni: 1_000.5\n")
+    assert read_yaml(path) == {
+        "a": 10,
+        "b": "1:20",
+        "c": "1_000",
+        "d": 15,
+        "e": 31,
+        "f": 0.0025,
+        "g": "on",
+        "h": "2024-05-01",
+        "i": "1_000.5",
+    }
+    variant = tmp_path / TOY.name
+    variant.write_text(TOY.read_text().replace("scale: [1, 5]", "scale: [1, 1_0]", 1))
+    with pytest.raises(HumevalError, match=r"key extract\.0\.params\.scale"):
+        load_study(variant)

@@ -47,11 +47,70 @@ def expanded_measures(root) -> tuple[int, int]:
     return measures[id(root)]
 
 
-class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """YAML's safe loader (libyaml's parser where PyYAML has it) that refuses a key given twice in one mapping
-    (the last would silently win) and a file whose aliases (``*name``) expand it past :data:`MAX_EXPANDED_NODES`
-    (an alias bomb: small on disk, it exhausts memory once anything walks it), and reads booleans as YAML 1.2 does
-    (only ``true`` and ``false``: ``on``, ``off``, ``yes`` and ``no`` are text)."""
+class Core12Resolver(yaml.resolver.BaseResolver):
+    """YAML 1.2's core schema (https://yaml.org/spec/1.2.2/#1032-tag-resolution), built with PyYAML's public
+    ``add_implicit_resolver`` on its empty ``BaseResolver``: booleans are only ``true``/``false`` (YAML 1.1, PyYAML's
+    default, also reads ``on``, ``off``, ``yes`` and ``no``, so ``join: {on: item}`` held the key True); integers are
+    decimal, ``0o`` octal or ``0x`` hex (1.1 read ``010`` as octal 8, ``1:20`` as base-60 80 and ``1_000`` as 1000);
+    floats have no underscores or base 60; there are no timestamps (a date stays text). Anything else is text."""
+
+
+Core12Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
+Core12Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
+)
+Core12Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(
+        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+    ),
+    list("-+0123456789."),
+)
+Core12Resolver.add_implicit_resolver(
+    "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
+)
+Core12Resolver.add_implicit_resolver("tag:yaml.org,2002:merge", re.compile(r"^(?:<<)$"), ["<"])
+
+
+def construct_core12_int(loader, node) -> int:
+    """A YAML 1.2 core integer: decimal (``010`` is ten), ``0o`` octal or ``0x`` hex."""
+    text = loader.construct_scalar(node)
+    if text.startswith(("0o", "0x")):
+        return int(text[2:], 8 if text[1] == "o" else 16)
+    return int(text, 10)
+
+
+#: libyaml's parser where PyYAML was built with it (the C reader, scanner, parser and composer in one), else
+#: PyYAML's own; the loader below is the same either way.
+if yaml.__with_libyaml__:
+    from yaml.cyaml import CParser as _Parsing
+
+    def _start_parsing(loader, stream):
+        _Parsing.__init__(loader, stream)
+else:  # pragma: no cover - PyYAML without libyaml
+
+    class _Parsing(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer):
+        pass
+
+    def _start_parsing(loader, stream):
+        yaml.reader.Reader.__init__(loader, stream)
+        yaml.scanner.Scanner.__init__(loader)
+        yaml.parser.Parser.__init__(loader)
+        yaml.composer.Composer.__init__(loader)
+
+
+class StrictLoader(_Parsing, yaml.constructor.SafeConstructor, Core12Resolver):
+    """YAML's safe constructor with YAML 1.2 core scalars (:class:`Core12Resolver`), refusing a key given twice in
+    one mapping (the last would silently win) and a file whose aliases (``*name``) expand it past
+    :data:`MAX_EXPANDED_NODES` (an alias bomb: small on disk, it exhausts memory once anything walks it) or that
+    nests past :data:`MAX_DEPTH`."""
+
+    def __init__(self, stream):
+        _start_parsing(self, stream)
+        yaml.constructor.SafeConstructor.__init__(self)
+        Core12Resolver.__init__(self)
 
     def get_single_data(self):
         node = self.get_single_node()
@@ -87,14 +146,7 @@ class StrictLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
         return super().construct_mapping(node, deep)
 
 
-BOOL_TAG = "tag:yaml.org,2002:bool"
-# YAML 1.2 booleans: only true and false. YAML 1.1 (PyYAML's default) also reads on/off/yes/no as booleans, so
-# `join: {on: item}` would hold the key True and pass validation, to fail at run time.
-StrictLoader.yaml_implicit_resolvers = {
-    first: [(tag, pattern) for tag, pattern in resolvers if tag != BOOL_TAG]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-StrictLoader.add_implicit_resolver(BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+StrictLoader.add_constructor("tag:yaml.org,2002:int", construct_core12_int)
 SafeLoader = StrictLoader
 
 
