@@ -117,3 +117,17 @@ def test_the_front_page_holds_no_markup_built_from_data():
     ]
     assert "<script" not in html and "root:" not in html
     assert rst_text("a`b*c_d|e<f>\n.. raw::") == "a?b?c?d?e?f??.. raw::"
+
+
+def test_figure_text_is_drawn_as_text_never_as_mathtext(tmp_path):
+    """Labels and titles come from configs and exports: an unbalanced \\frac or hundreds of nested roots parsed as
+    mathtext ended a figure job in a traceback; the project style draws them as plain text."""
+    from humeval.figures import pyplot, save
+
+    plt = pyplot()
+    fig, ax = plt.subplots()
+    ax.bar(["$\\frac{", "$" + "\\sqrt{" * 400 + "x" + "}" * 400 + "$"], [1, 2])
+    ax.set_title("$\\frac{1}{$ and $x^{$")
+    paths = save(fig, tmp_path / "hostile")
+    plt.close(fig)
+    assert paths[0].stat().st_size > 0

@@ -28,6 +28,9 @@ STYLE = {
     "axes.axisbelow": True,
     "savefig.bbox": "tight",
     "pdf.fonttype": 42,
+    # labels and titles come from configs and exports: text, never mathtext ($\\frac{ or 400 nested roots in a
+    # label once ended a figure job in a traceback)
+    "text.parse_math": False,
 }
 
 
