@@ -43,7 +43,7 @@ def test_a_table_with_markup_characters_and_every_status_mark_compiles(tmp_path)
     audit = pd.DataFrame(
         {
             "table": "t_1",
-            "row": ["A & B_1", "50% {x}", "c#d", "e~f"],
+            "row": ["A & B_1", "[2cm] 50% {x}", "*c#d", "e~f"],  # after \\, [ and * would be its argument
             "column": "$value^2",
             "value": [1.0, None, 2.0, 3.0],
             "published": [1.0, 4.0, 2.5, None],
@@ -55,5 +55,6 @@ def test_a_table_with_markup_characters_and_every_status_mark_compiles(tmp_path)
     table = {"id": "t_1", "title": "Fifty % of $ & _ {}", "columns": ["$value^2"]}
     tex = latex_table(audit, table)
     assert r"\textsuperscript{\dag}" in tex and r"\textsuperscript{\ddag}" in tex and r"A \& B\_1" in tex
+    assert r"{}[2cm] 50\% \{x\}" in tex and r"{}*c\#d" in tex
     result = compile_latex(tmp_path, "markup", tex)
     assert result.returncode == 0, result.stdout[-3000:]

@@ -79,3 +79,20 @@ def test_an_exclusion_matches_the_value_the_export_held_after_the_round_trip(tmp
         pd.DataFrame({"study": "s", "side": "O", "participant": ["P1", "P2"]}),
     )
     assert excluded["judgement_id"].tolist() == ["j1"] and kept["value"].tolist() == [5.0]
+
+
+def test_a_formula_after_a_separator_is_neutralised_and_quoted(tmp_path):
+    """OWASP's rule: a spreadsheet that splits on ';' (or ',' or a tab) sees each part as a cell, so a part that
+    starts like a formula runs. The cell gets its leading ' and the file quotes its text cells, so the part stays
+    inside the cell; reading it back gives the text as it was."""
+    import pandas as pd
+
+    from humeval.intermediate import read_csv, write_csv
+
+    frame = pd.DataFrame({"claim": ["x;=cmd|' /C calc'!A0", "a,@SUM(1)", "0.5,-0.3", "O; R1"], "value": [1.0, 2, 3, 4]})
+    path = tmp_path / "claims.csv"
+    write_csv(frame, path)
+    lines = path.read_text().splitlines()
+    assert lines[1].startswith('"' + "'x;=cmd") and lines[2].startswith('"' + "'a,@SUM")
+    assert lines[3].startswith('"0.5,-0.3"') and lines[4].startswith('"O; R1"')  # unchanged but for the quotes
+    assert read_csv(path)["claim"].tolist() == frame["claim"].tolist()

@@ -11,6 +11,7 @@ matches on it. A number written as text (``-8.67``) is no formula and is written
 from __future__ import annotations
 
 import csv
+import re
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,9 @@ NUMERIC_COLUMNS = ("value", "published", "precision")
 VALUE_COLUMNS = ["table", "row", "column", "value"]
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 QUOTE = "'"
+#: A part of a cell after a field separator a spreadsheet may split on (``,``, ``;``, a tab) that starts like a
+#: formula: OWASP's CSV-injection rule neutralises the whole cell when any part starts so (``x;=cmd|...``).
+SEPARATED_FORMULA = re.compile(r"[,;\t][=+\-@]")
 
 
 def first_characters(values: np.ndarray) -> np.ndarray:
@@ -46,13 +50,32 @@ def text_cells_changed(frame: pd.DataFrame, select, change) -> pd.DataFrame:
     return frame.assign(**changed) if changed else frame
 
 
+def separated_formula(cell: str) -> bool:
+    """Whether a part of ``cell`` after a ``,``, ``;`` or tab starts like a formula and is not a number.
+
+    >>> separated_formula("x;=cmd|' /C calc'!A0"), separated_formula("0.5,-0.3"), separated_formula("O, R1")
+    (True, False, False)
+    """
+    for match in SEPARATED_FORMULA.finditer(cell):
+        part = re.split(r"[,;\t]", cell[match.start() + 1 :], maxsplit=1)[0]
+        if pd.isna(pd.to_numeric(part, errors="coerce")):
+            return True
+    return False
+
+
 def formula_or_quoted(values: np.ndarray, first: np.ndarray) -> np.ndarray:
-    """Which cells :func:`neutralised` prefixes: a formula start that is not a number, or a ``'``."""
+    """Which cells :func:`neutralised` prefixes: a formula start that is not a number, a part after a separator
+    that starts so (:func:`separated_formula`), or a ``'``."""
     risky = np.isin(first, FORMULA_START)
     if risky.any():
         candidates = np.flatnonzero(risky)
         numbers = pd.to_numeric(pd.Series(values[candidates]).astype(str), errors="coerce")
         risky[candidates[numbers.notna().to_numpy()]] = False
+    text = pd.Series(values, dtype=object)
+    inner = text.str.contains(SEPARATED_FORMULA, na=False).to_numpy()  # one vectorised scan; the rare hit is parsed
+    if inner.any():
+        hits = np.flatnonzero(inner)
+        risky[hits] |= [separated_formula(str(values[k])) for k in hits]
     return risky | (first == QUOTE)
 
 
@@ -60,8 +83,8 @@ def neutralised(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` as :func:`write_csv` writes it: text cells a spreadsheet would run as a formula, and text cells
     that start with ``'``, prefixed with ``'``; numbers, and numbers written as text, unchanged.
 
-    >>> neutralised(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+", "'quoted", "ok"]}))["t"].tolist()
-    ["'=cmd|' /C calc'!A0", '-8.67', "'+", "''quoted", 'ok']
+    >>> neutralised(pd.DataFrame({"t": ["=cmd|' /C calc'!A0", "-8.67", "+", "'quoted", "ok", "x;=cmd"]}))["t"].tolist()
+    ["'=cmd|' /C calc'!A0", '-8.67', "'+", "''quoted", 'ok', "'x;=cmd"]
     """
     return text_cells_changed(frame, formula_or_quoted, lambda cell: QUOTE + cell)
 
@@ -82,6 +105,20 @@ def holds(path: str | Path, needle: bytes) -> bool:
         return any(needle in block for block in iter(lambda: handle.read(1 << 22), b""))
 
 
+def separated_formula_written(path: str | Path, out: pd.DataFrame) -> bool:
+    """Whether a text cell of ``out`` (as written to ``path``) holds a part that starts like a formula after a
+    separator: a byte search of the file first (a separator followed by a formula character), the text columns
+    asked only when it finds one (a negative number after a comma is one)."""
+    if not any(holds(path, bytes([sep, char])) for sep in b",;\t" for char in b"=+-@"):
+        return False
+    text = [c for c in out.columns if not pd.api.types.is_numeric_dtype(out[c])]
+    return any(
+        out[c].astype(str).map(separated_formula).any()
+        for c in text
+        if out[c].astype(str).str.contains(SEPARATED_FORMULA).any()
+    )
+
+
 def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> None:
     """Write ``frame`` as CSV with formula cells neutralised (:func:`neutralised`), header cells too; the row
     labels as well when ``index`` (a paper table's rows)."""
@@ -92,8 +129,9 @@ def write_csv(frame: pd.DataFrame, path: str | Path, index: bool = False) -> Non
     out.to_csv(path, index=False)
     # a bare carriage return is a line break to every CSV reader, but Python's writer quotes only fields with
     # "\n": a file that holds one is written again with every text field quoted, so it reads back whole (a search
-    # of the written bytes, 0.05 s for 100 MB, against 0.7 s for asking each text cell)
-    if holds(path, b"\r"):
+    # of the written bytes, 0.05 s for 100 MB, against 0.7 s for asking each text cell); so is a file with a cell
+    # neutralised for a formula after a ";" (a spreadsheet that splits on ";" sees the quoted cell whole)
+    if holds(path, b"\r") or separated_formula_written(path, out):
         out.to_csv(path, index=False, quoting=csv.QUOTE_NONNUMERIC)
 
 

@@ -181,13 +181,19 @@ def latex_escape(text) -> str:
     superscripts, one line; any other character outside ASCII as ``?`` (pdfLaTeX's default encoding has no
     glyph for it, and a raw export's text must not break the build).
 
+    A cell that starts with ``[`` or ``*`` gets an empty group first: after the previous row's ``\\`` it would be
+    read as that command's optional argument or star.
+
     >>> print(latex_escape("Likert|R1 & 50% $x_1$ †"))
     Likert\textbar{}R1 \& 50\% \$x\_1\$ \textsuperscript{\dag}
+    >>> print(latex_escape("[2cm] row"), latex_escape("*starred"))
+    {}[2cm] row {}*starred
     """
     out = []
     for char in " ".join(str(text).split()):
         out.append(LATEX_TEXT.get(char, char if char.isascii() else "?"))
-    return "".join(out)
+    escaped = "".join(out)
+    return "{}" + escaped if escaped.startswith(("[", "*")) else escaped
 
 
 def latex_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
