@@ -331,3 +331,34 @@ def test_surveygizmo_out_of_range_rating(tmp_path):
         "scale": [1, 6],
     }
     fails("surveygizmo_workbook", {"workbook": path}, params, "book.xlsx", "column 19", "outside 1..6")
+
+
+def test_a_json_key_given_twice_is_refused_naming_it(tmp_path):
+    """Python's JSON parser keeps the last of two values of one key silently: one rating would vanish."""
+    export = tmp_path / "ratings.jsonl"
+    export.write_text('{"rater": "r1", "item": "i1", "score": "4", "score": "5"}\n')
+    fails(
+        "tabular",
+        {"ratings": str(export)},
+        {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "criteria": {"quality": "score"}},
+        "ratings.jsonl",
+        "line 1: the key 'score' appears twice in one object",
+    )
+    paths = abc_files(tmp_path)
+    text = paths["likert"].read_text()
+    paths["likert"].write_text(text[:-1] + ', "student_external_likert": {}}')  # the top key once more
+    fails(
+        "abc_eval_json",
+        {"likert": str(paths["likert"]), "comparative": str(paths["comparative"])},
+        {"groups": GROUPS},
+        "appears twice in one object",
+    )
+
+
+def test_a_datasheet_with_a_key_given_twice_is_a_warning_not_a_guess(tmp_path):
+    from humeval.heds import read_datasheet
+
+    sheet = tmp_path / "heds.json"
+    sheet.write_text('{"heds-1": "a", "heds-1": "b"}')
+    conditions, warnings = read_datasheet(str(sheet))
+    assert conditions == {} and "the key 'heds-1' appears twice" in warnings[0]

@@ -15,9 +15,10 @@ into a condition's own text is removed besides (in any spelling :data:`EMAIL` kn
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
+
+from humeval import strict_json
 
 #: An email address in a condition's text, after NFKC folding (``＠`` is ``@``) and percent-decoding (``%40``):
 #: ``a@b.c``, ``mailto:a@b``, ``a@localhost``, ``a [at] b.c``, ``a(at)b``.
@@ -80,7 +81,9 @@ def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[st
     try:
         if Path(path).stat().st_size > MAX_BYTES:
             return {}, [f"{name}: larger than {MAX_BYTES:,} bytes; no conditions read"]
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
+        document = strict_json.loads(Path(path).read_text(encoding="utf-8"))
+    except strict_json.DuplicateKey as exc:
+        return {}, [f"{name}: {exc}; no conditions read"]
     except RecursionError:
         return {}, [f"{name}: nested more deeply than {MAX_DEPTH} levels; no conditions read"]
     except (OSError, UnicodeDecodeError, ValueError) as exc:

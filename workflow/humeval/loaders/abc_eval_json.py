@@ -30,6 +30,7 @@ import json
 
 import pandas as pd
 
+from humeval import strict_json
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym, pseudonyms
@@ -39,7 +40,9 @@ from humeval.vocabulary import register
 def read_json(path: str) -> dict:
     try:
         with open(path, encoding="utf-8") as handle:
-            return json.load(handle)
+            return strict_json.load(handle)
+    except strict_json.DuplicateKey as exc:
+        raise HumevalError(f"not an evaluation: {exc}", file=path) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise HumevalError(f"not valid UTF-8 JSON: {exc}", file=path) from None
     except RecursionError:  # Python's JSON parser recurses once per level

@@ -20,6 +20,7 @@ import re
 
 import pandas as pd
 
+from humeval import strict_json
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.survey_common import (
@@ -52,13 +53,21 @@ def context_texts(path: str, contexts: int, tag: str = "C{context}") -> pd.Serie
     the descriptive-text elements (QuestionType DB) tagged ``C1``..``C<contexts>``, joined by a space."""
     try:
         with open(path, encoding="utf-8") as handle:
-            survey = json.load(handle)
+            survey = strict_json.load(handle)
         questions = {
             e["Payload"].get("DataExportTag"): e["Payload"].get("QuestionText", "")
             for e in survey["SurveyElements"]
             if e.get("Element") == "SQ" and e["Payload"].get("QuestionType") == "DB"
         }
-    except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+    except (
+        json.JSONDecodeError,
+        strict_json.DuplicateKey,
+        UnicodeDecodeError,
+        KeyError,
+        TypeError,
+        AttributeError,
+        RecursionError,
+    ) as exc:
         raise HumevalError(
             f"not a Qualtrics survey definition (SurveyElements with SQ payloads): {type(exc).__name__}: {exc}",
             file=path,

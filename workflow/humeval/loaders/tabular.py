@@ -88,7 +88,7 @@ def read_json_lines(path: str) -> pd.DataFrame:
     """JSON lines as text: every number as it is written (``12345678901234567`` stays those digits, never a float
     that merges two raters), ``null`` or an absent key as an empty cell, and every string as it is (``"None"`` and
     ``"nan"`` are text; only ``na_values`` makes a string missing)."""
-    import json
+    from humeval import strict_json
 
     records = []
     with open(path, encoding="utf-8") as handle:
@@ -96,7 +96,9 @@ def read_json_lines(path: str) -> pd.DataFrame:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
+                record = strict_json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
+            except strict_json.DuplicateKey as exc:
+                raise HumevalError(f"line {number}: {exc}", file=path) from None
             except (ValueError, RecursionError) as exc:
                 raise HumevalError(f"line {number}: not a JSON value ({type(exc).__name__})", file=path) from None
             if not isinstance(record, dict):
