@@ -154,3 +154,26 @@ def test_an_oversized_study_file_is_one_line_before_it_is_parsed(tmp_path):
     with pytest.raises(HumevalError, match="larger than 5,000,000 bytes") as info:
         load_study(path)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [("{:>300000000}", "the format width 300000000 is over 100"), ("{system.__class__}", "reaches into an attribute")],
+)
+def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, template, expected):
+    """A format width in a row template or a figure's label format wrote 1.2 GB; a field could reach into an
+    attribute. Every template string of a study file is checked when it loads, whichever key holds it."""
+    import yaml
+
+    from humeval.config import load_study
+    from humeval.errors import HumevalError
+
+    toy = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+    study = yaml.safe_load(toy.read_text())
+    tally = next(m for m in study["metrics"] if m["metric"] == "pairwise_tally" and m["table"] == "tally")
+    tally["row"] = template
+    path = tmp_path / toy.name
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    with pytest.raises(HumevalError) as info:
+        load_study(path)
+    assert "key metrics." in str(info.value) and ".row: " in str(info.value) and expected in str(info.value)

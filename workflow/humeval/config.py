@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from functools import cache
 from pathlib import Path
 
@@ -160,6 +161,7 @@ def check_references(study: dict, source: str) -> None:
     check_parameters(study, fail)
     check_rater_selection(study, fail)
     check_tally_defaults(study, fail)
+    check_format_strings(study, fail)
 
 
 def participant_columns(study: dict) -> set[str]:
@@ -174,6 +176,48 @@ def participant_columns(study: dict) -> set[str]:
             if spec == params["participant"] or spec == [params["participant"]]:
                 built.add(name)
     return built
+
+
+#: The widest a format spec in a config template may pad or cut a value (``{:>12}``, ``{:.4f}``): a label is a few
+#: dozen characters; ``{:>300000000}`` once wrote 1.2 GB.
+MAX_FORMAT_WIDTH = 100
+
+
+def format_problem(text: str) -> str | None:
+    """What is wrong with a config string used as a ``str.format`` template, or None: a field that reaches into an
+    attribute or item (``{side.__class__}``), or a width or precision over :data:`MAX_FORMAT_WIDTH`. A string
+    that is no template (a regex with ``{2}``, unbalanced braces) is left to the code that reads it.
+
+    >>> format_problem("{system}|{stat}"), format_problem("{:>300000000}"), format_problem("{side.__class__}")
+    (None, 'the format width 300000000 is over 100', "the field 'side.__class__' reaches into an attribute or item")
+    """
+    import string
+
+    try:
+        parts = list(string.Formatter().parse(text))
+    except ValueError:
+        return None
+    for _, field, spec, _ in parts:
+        if field and re.search(r"[.\[]", field) and not re.fullmatch(r"[\d,\s]*", field):
+            return f"the field {field!r} reaches into an attribute or item"
+        for number in re.findall(r"\d+", spec or ""):
+            if int(number) > MAX_FORMAT_WIDTH:
+                return f"the format width {int(number)} is over {MAX_FORMAT_WIDTH}"
+    return None
+
+
+def check_format_strings(study: dict, fail) -> None:
+    """Every string of the study that is a format template is bounded (:func:`format_problem`), whichever key holds
+    it: one walk of the whole file, so a new template key is covered without a line here."""
+    stack = [("", study)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{path}.{k}" if path else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{path}.{k}", v) for k, v in enumerate(value)]
+        elif isinstance(value, str) and "{" in value and (problem := format_problem(value)):
+            fail(f"key {path}: {problem}")
 
 
 def check_tally_defaults(study: dict, fail) -> None:
