@@ -177,3 +177,32 @@ def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, t
     with pytest.raises(HumevalError) as info:
         load_study(path)
     assert "key metrics." in str(info.value) and ".row: " in str(info.value) and expected in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (lambda s: s.update(planning={"simulations": 100000}), "key planning.simulations: 100,000 is over the budget"),
+        (
+            lambda s: s.update(planning={"simulations": 5000, "evaluators": [2000], "items": [1000]}),
+            "key planning: simulations x evaluators x items = 10,000,000,000 evaluator-item cells, over the budget",
+        ),
+        (
+            lambda s: next(m for m in s["metrics"] if m["metric"] == "effect_size").update(resamples=1_000_000_000),
+            "resamples: 1,000,000,000 resamples is over the budget of 100,000",
+        ),
+    ],
+)
+def test_planning_and_resampling_have_a_budget_checked_before_any_job(tmp_path, change, expected):
+    """simulations: 100000 meant about 14 hours; resamples: 1000000000 asked for 89 GiB."""
+    import yaml
+
+    from humeval.config import load_study
+
+    toy = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+    study = yaml.safe_load(toy.read_text())
+    change(study)
+    path = tmp_path / toy.name
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    with pytest.raises(HumevalError, match=expected.replace("(", r"\(").replace(")", r"\)")):
+        load_study(path)

@@ -162,6 +162,7 @@ def check_references(study: dict, source: str) -> None:
     check_rater_selection(study, fail)
     check_tally_defaults(study, fail)
     check_format_strings(study, fail)
+    check_budgets(study, fail)
 
 
 def participant_columns(study: dict) -> set[str]:
@@ -218,6 +219,36 @@ def check_format_strings(study: dict, fail) -> None:
             stack += [(f"{path}.{k}", v) for k, v in enumerate(value)]
         elif isinstance(value, str) and "{" in value and (problem := format_problem(value)):
             fail(f"key {path}: {problem}")
+
+
+#: The most resamples any entry may ask for (``resamples``, ``n_resamples``): finch's bootstrap uses 10,000;
+#: a billion asked for 89 GiB.
+MAX_RESAMPLES = 100_000
+#: The most simulations planning may run per design, and the most evaluator-item cells it may simulate in all
+#: (simulations x the largest planned evaluators x the largest planned items): yao's grid is 1.4 million, the
+#: largest shipped; 100,000 simulations once asked for about 14 hours.
+MAX_SIMULATIONS, MAX_PLANNED_CELLS = 5_000, 200_000_000
+
+
+def check_budgets(study: dict, fail) -> None:
+    """Resampling and planning within a budget of time and memory, known before any job runs: every ``resamples``
+    or ``n_resamples`` of a metric or QRA entry at most :data:`MAX_RESAMPLES`; planning's ``simulations`` at most
+    :data:`MAX_SIMULATIONS` and its grid at most :data:`MAX_PLANNED_CELLS` cells simulated."""
+    for section in ("metrics", "qra"):
+        for k, entry in enumerate(study.get(section, [])):
+            for key in ("resamples", "n_resamples"):
+                if isinstance(entry.get(key), int) and entry[key] > MAX_RESAMPLES:
+                    fail(f"key {section}.{k}.{key}: {entry[key]:,} resamples is over the budget of {MAX_RESAMPLES:,}")
+    planning = study.get("planning", {})
+    simulations = planning.get("simulations", 200)
+    if simulations > MAX_SIMULATIONS:
+        fail(f"key planning.simulations: {simulations:,} is over the budget of {MAX_SIMULATIONS:,} per design")
+    cells = simulations * max(planning.get("evaluators", [1])) * max(planning.get("items", [1]))
+    if cells > MAX_PLANNED_CELLS:
+        fail(
+            f"key planning: simulations x evaluators x items = {cells:,} evaluator-item cells, over the budget of "
+            f"{MAX_PLANNED_CELLS:,} (fewer simulations, evaluators or items)"
+        )
 
 
 def check_tally_defaults(study: dict, fail) -> None:
