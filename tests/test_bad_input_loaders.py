@@ -362,3 +362,16 @@ def test_a_datasheet_with_a_key_given_twice_is_a_warning_not_a_guess(tmp_path):
     sheet.write_text('{"heds-1": "a", "heds-1": "b"}')
     conditions, warnings = read_datasheet(str(sheet))
     assert conditions == {} and "the key 'heds-1' appears twice" in warnings[0]
+
+
+def test_a_separator_is_a_literal_never_a_backtracking_regex(tmp_path):
+    """pandas reads a separator of several characters as a Python regex: '(a+)+$' against a row of a's hangs. It
+    is a literal now: a file separated by '||' reads, and the regex-looking separator splits nothing."""
+    from humeval.loaders.tabular import read_table
+
+    export = tmp_path / "ratings.csv"
+    export.write_text("rater||item||score\nr1||i1||4\n")
+    assert read_table(str(export), {"sep": "||"}).to_dict("records") == [{"rater": "r1", "item": "i1", "score": "4"}]
+    hostile = tmp_path / "hostile.csv"
+    hostile.write_text("x\n" + "a" * 5000 + "!\n")
+    assert read_table(str(hostile), {"sep": "(a+)+$"}).shape == (1, 1)

@@ -37,6 +37,7 @@ that is not a number (after ``value_map``) or outside ``scale`` is an error nami
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Literal
 
@@ -120,7 +121,10 @@ def read_table(path: str, options: dict) -> pd.DataFrame:
             frame = read_json_lines(path)
         else:
             sep = options.get("sep", "\t" if kind == "tsv" else ",")
-            frame = pd.read_csv(path, sep=sep, dtype=str, keep_default_na=False, encoding="utf-8")
+            # a separator is a literal: pandas reads one of several characters as a (backtracking) Python regex,
+            # so it is escaped first (a config separator cannot hang the job)
+            literal = {"sep": re.escape(sep), "engine": "python"} if len(sep) > 1 else {"sep": sep}
+            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8", **literal)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, ValueError) as exc:
         if isinstance(exc, HumevalError):
             raise
@@ -579,7 +583,8 @@ def load(
         The file format. Default: from the file suffix (``.csv``, ``.tsv``/``.tab``, ``.xlsx``,
         ``.jsonl``/``.ndjson``), else CSV.
     sep : str, optional
-        The CSV separator. Default: a tab for TSV, else a comma.
+        The CSV separator, a literal (one or more characters; never a regular expression). Default: a tab for TSV,
+        else a comma.
     sheet : int or str
         ``xlsx``: the sheet, by position or name.
     na_values : list of str
