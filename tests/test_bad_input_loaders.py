@@ -375,3 +375,33 @@ def test_a_separator_is_a_literal_never_a_backtracking_regex(tmp_path):
     hostile = tmp_path / "hostile.csv"
     hostile.write_text("x\n" + "a" * 5000 + "!\n")
     assert read_table(str(hostile), {"sep": "(a+)+$"}).shape == (1, 1)
+
+
+def test_a_lone_surrogate_in_an_export_is_one_line_naming_the_column_and_row(tmp_path):
+    """A JSON lines export may escape half a surrogate pair ("\\ud800"): the item id could not be written as UTF-8
+    and the job ended in a traceback."""
+    from humeval.loaders import extract_study
+
+    export = tmp_path / "ratings.jsonl"
+    export.write_text(
+        '{"rater": "r1", "item": "i1", "score": "4"}\n{"rater": "r2", "item": "i\\ud800", "score": "5"}\n'
+    )
+    study = {
+        "name": "s",
+        "raw": [{"id": "ratings"}],
+        "extract": [
+            {
+                "side": "O",
+                "loader": "tabular",
+                "inputs": {"ratings": "ratings"},
+                "params": {
+                    "participant": "rater",
+                    "item": ["item"],
+                    "system": {"value": "A"},
+                    "criteria": {"q": "score"},
+                },
+            }
+        ],
+    }
+    with pytest.raises(HumevalError, match=r"column 'item' row 1: text that is not valid Unicode"):
+        extract_study(study, {"ratings": str(export)})

@@ -229,6 +229,29 @@ def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:
     return frame[required + extras]
 
 
+def check_encodable(frame: pd.DataFrame, source: str) -> None:
+    """Refuse text that cannot be written as UTF-8 (a lone surrogate, which a JSON export's escaped surrogate
+    gives): one line naming the column and row, where writing the CSV would end the job in a traceback. Each text
+    column is joined and encoded once; only a column that fails is searched cell by cell.
+
+    >>> check_encodable(pd.DataFrame({"item": ["a", "b" + chr(0xD800)]}), "export.jsonl")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: export.jsonl: column 'item' row 1: text that is not valid Unicode (a lone surrogate); fix the export
+    """
+    for column in frame.columns:
+        cells = frame[column]
+        if pd.api.types.is_numeric_dtype(cells):
+            continue
+        try:
+            "".join(cells.astype(str)).encode("utf-8")
+        except UnicodeEncodeError:
+            row = next(k for k, cell in enumerate(cells.astype(str)) if cell.encode("utf-8", "ignore").decode() != cell)
+            raise HumevalError(
+                f"column {column!r} row {row}: text that is not valid Unicode (a lone surrogate); fix the export",
+                file=source,
+            ) from None
+
+
 def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.DataFrame:
     """Check ``frame`` against the judgement schema and return it with schema column order.
 
@@ -239,6 +262,7 @@ def validate_judgements(frame: pd.DataFrame, source: str = "judgements") -> pd.D
         raise HumevalError(f"tidy judgements lack column(s) {missing}", file=source)
     if frame.empty:
         raise HumevalError("tidy judgements are empty: the export held no judgement", file=source)
+    check_encodable(frame, source)
     for column in _KEY_COLUMNS:
         bad = frame[column].isna() | (frame[column].astype(str) == "")
         if bad.any():
