@@ -39,6 +39,7 @@ return out;
 """
 LANDING_COUNTS = """
 const table = [...document.querySelectorAll("table")].find(t => t.innerText.includes("findings hold"));
+if (!table) return [];  // more studies than the front page holds: their rows are on summary-verdict.html
 return [...table.querySelectorAll("tbody tr")].map(tr => [...tr.cells].map(td => td.innerText.trim()));
 """
 # Where the front page's text column and the rule graph sit in the window.

@@ -94,6 +94,9 @@ def test_the_front_page_holds_no_markup_built_from_data():
                 "published_only": 0,
                 "recomputed_only": 0,
                 "published_input": 0,
+                "no_raw_data": 0,
+                "no_measure": 0,
+                "reason_not_stated": 0,
             }
         ]
     )

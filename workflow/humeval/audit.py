@@ -15,7 +15,7 @@ import logging
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.rounding import r_signif3_half_up, truncate
+from humeval.rounding import printed_bound, r_signif3_half_up, truncate
 
 log = logging.getLogger(__name__)
 
@@ -127,8 +127,6 @@ def build_audit(
             f"table {cell['table']!r}, cell ({cell['row']!r}, {cell['column']!r}) has neither a recomputed nor a "
             "published value: a metric or QRA entry wrote an empty number there"
         )
-    from humeval.published import printed_bound
-
     texts = audit["published_text"] if "published_text" in audit else pd.Series("", index=audit.index)
     bounds = [printed_bound(t) if pd.notna(t) else "" for t in texts]
     audit["status"] = [

@@ -71,8 +71,10 @@ def formula_or_quoted(values: np.ndarray, first: np.ndarray) -> np.ndarray:
         candidates = np.flatnonzero(risky)
         numbers = pd.to_numeric(pd.Series(values[candidates]).astype(str), errors="coerce")
         risky[candidates[numbers.notna().to_numpy()]] = False
-    text = pd.Series(values, dtype=object)
-    inner = text.str.contains(SEPARATED_FORMULA, na=False).to_numpy()  # one vectorised scan; the rare hit is parsed
+    text = pd.Series(values, dtype=object).astype(str)  # a column of text may hold a True or a number too
+    inner = text.str.contains(SEPARATED_FORMULA, na=False).to_numpy(
+        dtype=bool
+    )  # one vectorised scan; the rare hit is parsed
     if inner.any():
         hits = np.flatnonzero(inner)
         risky[hits] |= [separated_formula(str(values[k])) for k in hits]
@@ -112,10 +114,11 @@ def separated_formula_written(path: str | Path, out: pd.DataFrame) -> bool:
     if not any(holds(path, bytes([sep, char])) for sep in b",;\t" for char in b"=+-@"):
         return False
     text = [c for c in out.columns if not pd.api.types.is_numeric_dtype(out[c])]
+    cells = {c: out[c].astype(str).fillna("") for c in text}
     return any(
-        out[c].astype(str).map(separated_formula).any()
+        cells[c][cells[c].str.contains(SEPARATED_FORMULA)].map(separated_formula).any()
         for c in text
-        if out[c].astype(str).str.contains(SEPARATED_FORMULA).any()
+        if cells[c].str.contains(SEPARATED_FORMULA).any()
     )
 
 

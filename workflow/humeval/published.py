@@ -32,7 +32,7 @@ PUBLISHED_COLUMNS = [
 
 def parse_published(text) -> tuple[float, int, str]:
     """(value, precision, marker) of a printed number; a printed bound keeps its sign in ``published_text``
-    (:func:`printed_bound`) and its number is the value.
+    (:func:`humeval.rounding.printed_bound`) and its number is the value.
 
     >>> parse_published("23.00"), parse_published("+36"), parse_published("0.95*"), parse_published("1.7e-05")
     ((23.0, 2, ''), (36.0, 0, ''), (0.95, 2, '*'), (1.7e-05, 6, ''))
@@ -52,16 +52,6 @@ def parse_published(text) -> tuple[float, int, str]:
     if not math.isfinite(value):
         raise HumevalError(f"published value {text!r} is not a finite number")
     return value, max(0, -int(exponent)), match["marker"]
-
-
-def printed_bound(text) -> str:
-    """The bound a printed number states (``<``, ``>``, ``<=``, ``>=``), or ``""`` for a number.
-
-    >>> printed_bound("< 2e-16"), printed_bound(">=0.99"), printed_bound("0.5")
-    ('<', '>=', '')
-    """
-    match = PRINTED_NUMBER.match(str(text))
-    return (match["bound"] or "") if match else ""
 
 
 def classified_note(cell: dict, block: dict) -> str:

@@ -40,3 +40,13 @@ def truncate(value: float, decimals: int) -> float:
     """
     quantum = Decimal(1).scaleb(-decimals)
     return float(Decimal(repr(float(value))).quantize(quantum, rounding=ROUND_DOWN))
+
+
+def printed_bound(text) -> str:
+    """The bound a printed number states (``<``, ``>``, ``<=``, ``>=``), or ``""`` for a number.
+
+    >>> printed_bound("< 2e-16"), printed_bound(">=0.99"), printed_bound("0.5")
+    ('<', '>=', '')
+    """
+    match = PRINTED_NUMBER.match(str(text))
+    return (match["bound"] or "") if match else ""

@@ -105,17 +105,39 @@ def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
     return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
+#: Characters that show nothing: an id with one of them is the id without it.
+INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"))
+
+
+def normalised_id(raw) -> str:
+    """A participant id as it is meant: Unicode NFKC (a full-width ``５`` is ``5``), invisible characters (zero-width
+    spaces, a byte-order mark, a soft hyphen) removed, surrounding white space stripped. Two spellings of one id
+    are one participant.
+
+    >>> normalised_id(" 5f1a\u200b2b "), normalised_id("ＡＢ１２")
+    ('5f1a2b', 'AB12')
+    """
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", str(raw)).translate(INVISIBLE).strip()
+
+
 def pseudonyms(
     ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}", source: str | pd.Series | None = None
 ) -> pd.Series:
     """:func:`pseudonym` of every id in ``ids`` (``template`` formats the raw id first), computed once per distinct
     id: a million judgements by two thousand raters cost two thousand HMACs, not a million. Ids are text: a
     missing or empty id is refused in one line naming ``source`` (the export, or each row's file) and the row
-    (never a participant ``nan``, nor two people merged into one ``""``). Within
-    :func:`collected_ids`, each raw id and its pseudonym are recorded for :func:`scrub_ids`."""
+    (never a participant ``nan``, nor two people merged into one ``""``). Each id is read as
+    :func:`normalised_id` says (a trailing space or a zero-width space is the same participant); two ids that
+    differ only in letter case are refused, since whether they are one person depends on the platform. Within
+    :func:`collected_ids`, each raw id (as written and as normalised) and its pseudonym are recorded for
+    :func:`scrub_ids`."""
     import numpy as np
 
-    codes, distinct = pd.factorize(ids, use_na_sentinel=True)
+    written_codes, written = pd.factorize(ids, use_na_sentinel=True)  # each distinct spelling normalised once
+    normal_codes, distinct = pd.factorize(pd.Series([normalised_id(w) for w in written], dtype=object))
+    codes = np.where(written_codes >= 0, normal_codes[np.maximum(written_codes, 0)] if len(written) else -1, -1)
     empty = (codes == -1) | np.isin(
         codes, np.flatnonzero(pd.Series(distinct, dtype=object).astype(str).str.strip() == "")
     )
@@ -123,11 +145,22 @@ def pseudonyms(
         row = int(empty.argmax())
         where = source.iloc[row] if isinstance(source, pd.Series) else source
         raise HumevalError(f"a participant id is missing or empty (row {ids.index[row]} as read)", file=where)
+    folded = pd.Series(distinct, dtype=object).astype(str).str.casefold()
+    if folded.duplicated().any():
+        first = folded[folded.duplicated()].iloc[0]
+        spellings = [str(d) for d, f in zip(distinct, folded) if f == first]
+        raise HumevalError(
+            f"{len(spellings)} participant ids differ only in letter case ({len(spellings[0])} characters each): one "
+            "participant or two? Make the export's ids consistent",
+            file=source if isinstance(source, str) else None,
+        )
     names = np.array([pseudonym(template.format(raw), salt, prefix) for raw in distinct], dtype=object)
     collected = _IDS.get()
     if collected is not None:
         for raw, name in zip(distinct, names):
             collected.setdefault(str(raw), name)
+        for raw, code in zip(written, normal_codes):  # every spelling the export used
+            collected.setdefault(str(raw), names[code])
     return pd.Series(names[codes], index=ids.index, dtype=object)
 
 
@@ -152,20 +185,24 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 
 def scrub_text(text: str, ids: dict[str, str]) -> str:
     """``text`` (an error message that quotes an export's cells) with every raw id of at least
-    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, the longest first.
+    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, in any letter case, the longest first.
 
-    >>> scrub_text("row 3: item 'item-of-5f1a2b3c4d' appears twice", {"5f1a2b3c4d": "P1", "42": "P2"})
+    >>> scrub_text("row 3: item 'item-of-5F1A2B3C4D' appears twice", {"5f1a2b3c4d": "P1", "42": "P2"})
     "row 3: item 'item-of-P1' appears twice"
     """
-    for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r in text), key=len, reverse=True):
-        text = text.replace(raw, ids[raw])
+    import re
+
+    lowered = text.casefold()
+    for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r.casefold() in lowered), key=len, reverse=True):
+        text = re.sub(re.escape(raw), ids[raw].replace("\\", "\\\\"), text, flags=re.IGNORECASE)
     return text
 
 
 def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     """The identifier firewall: every raw id of at least :data:`MIN_SCANNED_ID` characters that stands in a text
     column of ``frame`` (a judgement id, an item, a carried free-text answer such as "my prolific id is 5f1a...")
-    replaced by its pseudonym (``ids``, from :func:`collected_ids`), whatever route brought it there.
+    replaced by its pseudonym (``ids``, from :func:`collected_ids`), in any letter case, whatever route brought it
+    there.
 
     Linear in the text: the distinct values of a column are joined and cut into runs of letters and digits once
     (one regular-expression pass in C); only the ids whose longest such run is among them, or that have no run
@@ -184,7 +221,7 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
     if not scanned:
         return frame
-    anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len) for raw in scanned}
+    anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
     changed = {}
     for column in frame.columns:
         if column in NOT_SCANNED or pd.api.types.is_numeric_dtype(frame[column]):
@@ -193,13 +230,14 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
         if not len(distinct):
             continue
         text = pd.Series(distinct, dtype=object).astype(str)
-        runs = set(re.findall(f"[A-Za-z0-9]{{{MIN_SCANNED_ID},}}", "\n".join(text)))  # shorter anchors: below
+        runs = set(re.findall(f"[a-z0-9]{{{MIN_SCANNED_ID},}}", "\n".join(text).casefold()))  # shorter: below
         present = [r for r in scanned if anchors[r] in runs or len(anchors[r]) < MIN_SCANNED_ID]
         hit = False
         for raw in sorted(present, key=len, reverse=True):  # a longer id first: it may contain a shorter one
-            holds = text.str.contains(raw, regex=False)
+            spelled = re.compile(re.escape(raw), re.IGNORECASE)
+            holds = text.str.contains(spelled)
             if holds.any():
-                text[holds] = text[holds].str.replace(raw, scanned[raw], regex=False)
+                text[holds] = text[holds].str.replace(spelled, scanned[raw].replace("\\", "\\\\"), regex=True)
                 hit = True
         if hit:
             values = np.asarray(text, dtype=object)[codes]
@@ -242,10 +280,11 @@ def check_encodable(frame: pd.DataFrame, source: str) -> None:
         cells = frame[column]
         if pd.api.types.is_numeric_dtype(cells):
             continue
+        text = pd.Series([str(cell) for cell in cells.dropna().tolist()], index=cells.dropna().index, dtype=object)
         try:
-            "".join(cells.astype(str)).encode("utf-8")
+            "".join(text.tolist()).encode("utf-8")
         except UnicodeEncodeError:
-            row = next(k for k, cell in enumerate(cells.astype(str)) if cell.encode("utf-8", "ignore").decode() != cell)
+            row = next(k for k, cell in text.items() if cell.encode("utf-8", "ignore").decode() != cell)
             raise HumevalError(
                 f"column {column!r} row {row}: text that is not valid Unicode (a lone surrogate); fix the export",
                 file=source,
