@@ -52,7 +52,9 @@ class Core12Resolver(yaml.resolver.BaseResolver):
     ``add_implicit_resolver`` on its empty ``BaseResolver``: booleans are only ``true``/``false`` (YAML 1.1, PyYAML's
     default, also reads ``on``, ``off``, ``yes`` and ``no``, so ``join: {on: item}`` held the key True); integers are
     decimal, ``0o`` octal or ``0x`` hex (1.1 read ``010`` as octal 8, ``1:20`` as base-60 80 and ``1_000`` as 1000);
-    floats have no underscores or base 60; there are no timestamps (a date stays text). Anything else is text."""
+    floats are read as PyYAML always read them (a point needed, so a printed ``1e-05`` stays the text a published
+    number is), without underscores or base 60; there are no timestamps (a date stays text). Anything else is
+    text."""
 
 
 Core12Resolver.add_implicit_resolver(
@@ -61,10 +63,10 @@ Core12Resolver.add_implicit_resolver(
 Core12Resolver.add_implicit_resolver(
     "tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"), list("-+0123456789")
 )
-Core12Resolver.add_implicit_resolver(
+Core12Resolver.add_implicit_resolver(  # as PyYAML read floats (a point is needed: 1e-05 stays text), less _ and :
     "tag:yaml.org,2002:float",
     re.compile(
-        r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
+        r"^(?:[-+]?[0-9]+\.[0-9]*(?:[eE][-+][0-9]+)?|\.[0-9]+(?:[eE][-+][0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"
     ),
     list("-+0123456789."),
 )
