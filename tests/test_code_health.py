@@ -79,6 +79,10 @@ def test_the_test_config_lints_dry_runs_and_runs(test_config):
     # Snakemake)
     toy = pd.read_csv(test_config / "results/every-measure-2026-toy/numbers.csv")
     assert toy["status"].value_counts().to_dict() == {"match": 129, "recomputed_only": 71, "published_only": 6}
+    # a free-text column declared as such (carry_as: text) leaves extraction with its e-mail address removed
+    tidy = (test_config / "results/every-measure-2026-toy/tidy/judgements.csv").read_text()
+    assert "write to [removed]" in tidy
+    assert not any("example.org" in p.read_text(errors="ignore") for p in (test_config / "results").rglob("*.csv"))
     # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices
     import numpy as np
     import trueskill

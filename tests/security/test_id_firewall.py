@@ -155,3 +155,35 @@ def test_two_ids_that_differ_only_in_letter_case_are_refused(tmp_path):
     with pytest.raises(HumevalError, match="participant ids differ only in letter case") as info:
         extract(tmp_path, rows, BASE)
     assert PID[0] not in str(info.value) and PID[0].upper() not in str(info.value)
+
+
+def test_personal_data_of_any_kind_is_refused_or_scrubbed_by_what_a_carried_column_declares(tmp_path):
+    """carry once took an IP address or e-mail column through untouched. Undeclared, such a column is refused in one
+    line; declared free text (carry_as: text), it leaves extraction with every address, URL query, phone number and
+    id-like run removed."""
+    rows = [
+        {
+            "PROLIFIC_PID": PID[0],
+            "item": "i1",
+            "system": "A",
+            "score": 1,
+            "ip": "192.168.10.21",
+            "comment": "reach me at jo.doe@example.org or +44 20 7946 0958, see https://x.org/p?id=77",
+        },
+        {
+            "PROLIFIC_PID": PID[1],
+            "item": "i1",
+            "system": "A",
+            "score": 2,
+            "ip": "2001:db8:85a3::8a2e:370:7334",
+            "comment": "token AB12CD34EF56GH78IJ90KL ok",
+        },
+    ]
+    with pytest.raises(HumevalError, match=r"carried column 'ip' holds an IP address: declare it carry_as"):
+        extract(tmp_path, rows, {**BASE, "carry": {"ip": "ip"}})
+    with pytest.raises(HumevalError, match=r"carried column 'comment' holds an e-mail address"):
+        extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}})
+    assert judgements["comment"].tolist() == ["reach me at [removed] or [removed], see [removed]", "token [removed] ok"]
+    text = everything(judgements)
+    assert not any(s in text for s in ("example.org", "7946", "id=77", "AB12CD34", "192.168", "2001:db8"))

@@ -36,6 +36,7 @@ import os
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
@@ -181,6 +182,66 @@ def collected_ids():
 MIN_SCANNED_ID = 6
 #: Columns :func:`scrub_ids` leaves alone: fixed vocabularies, numbers and the pseudonyms themselves.
 NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
+
+
+#: Personal data a free-text column may hold, each run by RE2 (linear in the text): e-mail addresses (as the
+#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups), URLs with a query, phone numbers
+#: (nine or more digits with the usual separators) and long id-like runs (20 or more letters and digits, both).
+PERSONAL_DATA = {
+    "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
+    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4})\b",
+    "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
+    "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
+    "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
+}
+#: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
+ADDRESSES = ("e-mail address", "IP address")
+
+
+def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source: str) -> pd.DataFrame:
+    """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
+    column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
+    column not declared so that holds an e-mail or IP address is refused in one line naming it; a column declared
+    ``number`` must hold numbers. Each distinct value is looked at once.
+
+    >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 10.0.0.7", "fine"]})
+    >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
+    ['mail me: [removed] from [removed]', 'fine']
+    >>> personal_data_firewall(frame, {}, "x.csv")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: x.csv: carried column 'note' holds an e-mail address: declare it carry_as: {note: text} to carry it with personal data removed, or do not carry it
+    """
+    from humeval.patterns import config_pattern
+
+    changed = {}
+    for column in frame.columns:
+        if column in JUDGEMENT_COLUMNS or column == "rater_number" or pd.api.types.is_numeric_dtype(frame[column]):
+            continue
+        kind = declared.get(column, "label")
+        codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
+        text = [str(v) for v in distinct]
+        if kind == "number":
+            bad = [v for v in text if pd.isna(pd.to_numeric(v, errors="coerce")) and v.strip()]
+            if bad:
+                raise HumevalError(f"carried column {column!r} is declared a number but holds text", file=source)
+            continue
+        if kind == "text":
+            for pattern in PERSONAL_DATA.values():
+                compiled = config_pattern(pattern, ignore_case=True)
+                text = [compiled.sub("[removed]", v) if compiled.search(v) else v for v in text]
+            values = np.asarray(text, dtype=object)[codes] if len(text) else np.asarray([], dtype=object)
+            values[codes == -1] = None
+            changed[column] = pd.Series(values, index=frame.index, dtype=object)
+            continue
+        joined = "\0".join(text)  # one linear search per pattern over the column's distinct values
+        for name in ADDRESSES:
+            if config_pattern(PERSONAL_DATA[name], ignore_case=True).search(joined):
+                raise HumevalError(
+                    f"carried column {column!r} holds an {name}: declare it carry_as: {{{column}: text}} to carry it "
+                    "with personal data removed, or do not carry it",
+                    file=source,
+                )
+    return frame.assign(**changed) if changed else frame
 
 
 def scrub_text(text: str, ids: dict[str, str]) -> str:

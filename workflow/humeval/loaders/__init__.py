@@ -93,6 +93,7 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
 
     from humeval.tidy import (
         collected_ids,
+        personal_data_firewall,
         rater_numbers,
         scrub_ids,
         scrub_text,
@@ -117,6 +118,9 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
             except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms too
                 raise HumevalError(scrub_text(str(exc), ids)) from None
         j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms
+        # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
+        declared = (entry.get("params") or {}).get("carry_as") or {}
+        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())))
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)

@@ -199,6 +199,9 @@ def numeric(text: pd.Series, options: dict, rows: pd.Series, column: str, path: 
     return values
 
 
+#: What a carried column holds (``carry_as``): how the personal-data firewall treats it.
+CarriedKind = Literal["label", "number", "text"]
+
 #: Names a ``carry`` entry may not take: the loader's own working columns and the tidy table's columns (a carried
 #: column of that name would be overwritten or dropped). Read by the config check (humeval.config) before any job.
 RESERVED_CARRY = {
@@ -520,6 +523,7 @@ def load(
     scale: list[float] | None = None,
     where: dict | None = None,
     carry: dict[str, str | list] | None = None,
+    carry_as: dict[str, CarriedKind] | None = None,
     join: dict | None = None,
     format: Literal["csv", "tsv", "xlsx", "jsonl"] | None = None,
     sep: str | None = None,
@@ -571,6 +575,11 @@ def load(
         ``{column spec: value or [values]}``: the rows to keep (drop gold questions, say), applied first.
     carry : dict of str to column spec or list, optional
         Tidy column -> the column(s) it copies, joined with ``|`` (not a tidy column's name, nor ``rater``).
+    carry_as : dict of str to {'label', 'number', 'text'}, optional
+        What a carried column holds, for the identifier and personal-data firewall at extraction: ``label`` (the
+        default: a value from a closed set, refused if it holds an e-mail or IP address), ``number``, or ``text``
+        (free text: e-mail and IP addresses, URLs with a query, phone numbers and id-like runs are replaced by
+        ``[removed]`` before it leaves extraction).
     join : dict, optional
         ``{role, on, columns, where?, duplicates?}``: input ``role`` is a key file, not an export; each export row
         takes the key file's ``columns`` by the ``on`` column(s) (``{export column: key column}`` when they
