@@ -187,3 +187,23 @@ def test_personal_data_of_any_kind_is_refused_or_scrubbed_by_what_a_carried_colu
     assert judgements["comment"].tolist() == ["reach me at [removed] or [removed], see [removed]", "token [removed] ok"]
     text = everything(judgements)
     assert not any(s in text for s in ("example.org", "7946", "id=77", "AB12CD34", "192.168", "2001:db8"))
+
+
+def test_an_error_raised_before_any_pseudonym_exists_quotes_no_raw_id(tmp_path):
+    """A join's key-file errors run before the participant column is pseudonymised, and quoted raw ids; every
+    error of extraction passes one scrubber."""
+    export = tmp_path / "export.csv"
+    pd.DataFrame(ROWS).drop(columns="comment").to_csv(export, index=False)
+    key = tmp_path / "key.csv"
+    pd.DataFrame({"PROLIFIC_PID": [PID[0], PID[0]], "group": ["a", "b"]}).to_csv(key, index=False)
+    params = {**BASE, "join": {"role": "key", "on": "PROLIFIC_PID", "columns": ["group"]}}
+    study = {
+        "name": "s",
+        "raw": [{"id": "export"}, {"id": "key"}],
+        "extract": [
+            {"side": "O", "loader": "tabular", "inputs": {"ratings": "export", "key": "key"}, "params": params}
+        ],
+    }
+    with pytest.raises(HumevalError, match="appears twice") as info:
+        extract_study(study, {"export": str(export), "key": str(key)})
+    assert PID[0] not in str(info.value) and "[removed]" in str(info.value)

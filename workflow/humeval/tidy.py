@@ -244,6 +244,23 @@ def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source
     return frame.assign(**changed) if changed else frame
 
 
+def scrub_message(text: str, ids: dict[str, str]) -> str:
+    """An error raised during extraction as it may be printed or logged: the raw ids pseudonymised so far replaced
+    by their pseudonyms (:func:`scrub_text`), and any other e-mail or IP address, URL query or id-like run
+    (:data:`PERSONAL_DATA`; a join's key-file error runs before any pseudonym exists) replaced by ``[removed]``.
+
+    >>> scrub_message("join: key ['5f1a2b3c4d5e6f7a8b9c0d1e'] appears twice", {})
+    "join: key ['[removed]'] appears twice"
+    """
+    from humeval.patterns import config_pattern
+
+    text = scrub_text(text, ids)
+    for name, pattern in PERSONAL_DATA.items():
+        if name != "phone number":  # row numbers and counts stay readable
+            text = config_pattern(pattern, ignore_case=True).sub("[removed]", text)
+    return text
+
+
 def scrub_text(text: str, ids: dict[str, str]) -> str:
     """``text`` (an error message that quotes an export's cells) with every raw id of at least
     :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, in any letter case, the longest first.

@@ -96,7 +96,7 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         personal_data_firewall,
         rater_numbers,
         scrub_ids,
-        scrub_text,
+        scrub_message,
         validate_judgements,
         validate_participants,
     )
@@ -115,8 +115,8 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
             try:
                 load = function("loader", entry["loader"])
                 j, p = load(inputs, study["name"], entry["side"], **entry.get("params", {}))
-            except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms too
-                raise HumevalError(scrub_text(str(exc), ids)) from None
+            except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms, the rest removed
+                raise HumevalError(scrub_message(str(exc), ids)) from None
         j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms
         # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
         declared = (entry.get("params") or {}).get("carry_as") or {}
