@@ -204,7 +204,7 @@ def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source
     column not declared so that holds an e-mail or IP address is refused in one line naming it; a column declared
     ``number`` must hold numbers. Each distinct value is looked at once.
 
-    >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 10.0.0.7", "fine"]})
+    >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 203.0.113.7", "fine"]})
     >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
     ['mail me: [removed] from [removed]', 'fine']
     >>> personal_data_firewall(frame, {}, "x.csv")
