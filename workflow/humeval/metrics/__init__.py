@@ -46,9 +46,9 @@ class StudyData:
     published: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
     config: dict = field(default_factory=dict)
     variant_exclusions: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["variant", "judgement_id"]))
-    #: The values the study's earlier metric entries computed (:func:`metrics_study` sets it before each entry):
-    #: what ``cell_arithmetic`` reads.
-    computed: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=VALUE_COLUMNS))
+    #: The value frames the study's earlier metric entries computed (:func:`metrics_study` hands its list over, so
+    #: nothing is copied unless read): what ``cell_arithmetic`` reads, as :attr:`computed`.
+    computed_frames: list = field(default_factory=list)
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
@@ -68,6 +68,13 @@ class StudyData:
         if hasattr(inputs, "variants"):
             data.variant_exclusions = read_csv(inputs.variants)
         return data
+
+    @property
+    def computed(self) -> pd.DataFrame:
+        """The values the study's earlier metric entries computed (table, row, column, value)."""
+        if not self.computed_frames:
+            return pd.DataFrame(columns=VALUE_COLUMNS)
+        return pd.concat(self.computed_frames, ignore_index=True)
 
     def rows(self, frame: str = "kept", variant: str | None = None, where: dict | None = None) -> pd.DataFrame:
         """The judgements a metric reads: ``frame`` (``kept``, ``tidy`` or a ``derived`` frame's id), less the
@@ -217,7 +224,7 @@ def metrics_study(data: StudyData) -> pd.DataFrame:
         except HumevalError as exc:
             raise HumevalError(f"key metrics.{k}.frame: {exc}") from None
         check_columns(entries("metric")[name], params, columns, f"metrics.{k}")
-        data.computed = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
+        data.computed_frames = frames
         try:
             frames.append(function("metric", name)(data, **params))
         except HumevalError as exc:  # the entry it comes from, whatever the metric knew of its config

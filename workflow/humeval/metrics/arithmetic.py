@@ -53,7 +53,7 @@ def cell_arithmetic(data: StudyData, *, table: str, cells: list[dict]) -> pd.Dat
     Examples
     --------
     >>> computed = pd.DataFrame({"table": "t", "row": "r", "column": ["a", "b"], "value": [3.0, 4.0]})
-    >>> data = StudyData(kept=None, tidy=None, participants=None, exclusions=None, computed=computed)
+    >>> data = StudyData(kept=None, tidy=None, participants=None, exclusions=None, computed_frames=[computed])
     >>> cell = {"table": "t", "row": "r", "column": "a"}
     >>> cell_arithmetic(data, table="t", cells=[{"row": "r", "column": "a0", "left": cell, "op": "-", "right": 1}])
       table row column  value
