@@ -405,3 +405,22 @@ def test_a_lone_surrogate_in_an_export_is_one_line_naming_the_column_and_row(tmp
     }
     with pytest.raises(HumevalError, match=r"column 'item' row 1: text that is not valid Unicode"):
         extract_study(study, {"ratings": str(export)})
+
+
+def test_a_column_header_given_twice_is_refused_naming_it(tmp_path):
+    """pandas renames a repeated header x.1, so a config naming x read the first of two columns silently."""
+    export = tmp_path / "ratings.csv"
+    export.write_text("rater,item,score,score\nr1,i1,4,5\n")
+    fails(
+        "tabular",
+        {"ratings": str(export)},
+        {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "criteria": {"quality": "score"}},
+        "ratings.csv",
+        "the column header 'score' appears 2 times (columns [3, 4])",
+    )
+    key = tmp_path / "key.csv"
+    key.write_text("item,system,system\ni1,A,B\n")
+    from humeval.loaders.pairwise_item_key import read_item_key
+
+    with pytest.raises(HumevalError, match="the column header 'system' appears 2 times"):
+        read_item_key(str(key), ["item", "system"], batch_size=10)

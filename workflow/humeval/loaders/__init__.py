@@ -51,6 +51,32 @@ def check_unpacked_size(path: str) -> None:
         )
 
 
+def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False, **options):
+    """A CSV export as text (``dtype=str``, no value read as missing), the one reader every CSV loader uses. A
+    column header given twice is refused in one line naming it (pandas renames the second ``x.1``, so a config
+    naming ``x`` would read the first silently), unless ``repeated_headers`` (a form whose questions share one
+    header, read by position). A separator is a literal: pandas reads one of several characters as a
+    (backtracking) regular expression, so it is escaped first. Parse errors are pandas' own, for the caller to
+    name."""
+    import re
+
+    import pandas as pd
+
+    literal = {"sep": re.escape(sep), "engine": "python"} if len(sep) > 1 else {"sep": sep}
+    read = {"dtype": str, "keep_default_na": False, "encoding": "utf-8", **literal}
+    if not repeated_headers and options.get("header", 0) == 0:
+        header = pd.read_csv(path, header=None, nrows=1, **read)
+        names = [str(h) for h in header.iloc[0]] if len(header) else []
+        twice = sorted({h for h in names if names.count(h) > 1})
+        if twice:
+            raise HumevalError(
+                f"the column header {twice[0]!r} appears {names.count(twice[0])} times (columns "
+                f"{[k + 1 for k, h in enumerate(names) if h == twice[0]]}): the export's columns must be named apart",
+                file=path,
+            )
+    return pd.read_csv(path, **read, **options)
+
+
 def read_workbook_sheet(path: str, sheet: str, **options):
     """One sheet of an XLSX workbook as a DataFrame; a missing sheet or a damaged workbook is a
     :class:`HumevalError` naming the file (openpyxl raises a zip, zlib, XML, key, OS or its own error for damage)."""

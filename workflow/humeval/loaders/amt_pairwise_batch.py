@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_csv_export, require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
@@ -63,9 +63,7 @@ def load(
     answer = answer_column
     needed = [f"Input.{f}" for f in key_fields] + ["AssignmentId", answer]
     try:
-        results = pd.read_csv(
-            inputs["results"], dtype=str, keep_default_na=False, encoding="utf-8", usecols=lambda c: c in needed
-        )
+        results = read_csv_export(inputs["results"], usecols=lambda c: c in needed)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the AMT batch results as UTF-8 CSV: {exc}", file=inputs["results"]) from None
     missing = [c for c in needed if c not in results.columns]

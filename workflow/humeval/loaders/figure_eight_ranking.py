@@ -17,7 +17,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
@@ -35,9 +35,7 @@ META = {
 def read_report(path: str, required: list[str]) -> pd.DataFrame:
     """The report as text cells, without the personal-data columns; checks ``required`` columns."""
     try:
-        frame = pd.read_csv(
-            path, dtype=str, keep_default_na=False, encoding="utf-8", usecols=lambda c: c not in PERSONAL_COLUMNS
-        )
+        frame = read_csv_export(path, usecols=lambda c: c not in PERSONAL_COLUMNS)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the Figure Eight report as UTF-8 CSV: {exc}", file=path) from None
     missing = [c for c in required if c not in frame.columns]

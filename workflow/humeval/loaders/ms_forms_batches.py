@@ -18,7 +18,7 @@ import re
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_csv_export, require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
@@ -31,7 +31,7 @@ def read_batch(
 ) -> pd.DataFrame:
     """Long (batch, respondent, question, answer) of one export, columns by position (:func:`load`)."""
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8", header=0)
+        frame = read_csv_export(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the MS Forms export as UTF-8 CSV: {exc}", file=path) from None
     expected = columns

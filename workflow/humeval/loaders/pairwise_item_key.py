@@ -10,6 +10,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.loaders import read_csv_export
 
 
 def read_item_key(path: str, required: list[str], batch_size: int, unique: list[str] | None = None) -> pd.DataFrame:
@@ -23,7 +24,7 @@ def read_item_key(path: str, required: list[str], batch_size: int, unique: list[
     [[1, 1, 1, True], [2, 1, 2, False], [3, 2, 1, True]]
     """
     try:
-        key = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+        key = read_csv_export(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the item key as UTF-8 CSV: {exc}", file=str(path)) from None
     missing = [c for c in required if c not in key.columns]

@@ -21,7 +21,7 @@ import sqlite3
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import require_inputs
+from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
@@ -84,7 +84,7 @@ def parse_answers(responses: pd.DataFrame, criterion: str, path: str) -> pd.Data
 def read_items(path: str, positions: int) -> pd.DataFrame:
     """Long item table (task_number, question, systema, systemb, dataset, ix) from the positional file."""
     try:
-        wide = pd.read_csv(path, dtype=str, keep_default_na=False)
+        wide = read_csv_export(path)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
         raise HumevalError(f"cannot parse the item CSV: {exc}", file=path) from None
     expected = [f"{field}{n}" for field in FIELDS for n in range(positions)]

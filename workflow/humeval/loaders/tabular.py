@@ -37,14 +37,13 @@ that is not a number (after ``value_map``) or outside ``scale`` is an error nami
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Literal
 
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import read_workbook_sheet
+from humeval.loaders import read_csv_export, read_workbook_sheet
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
@@ -121,10 +120,8 @@ def read_table(path: str, options: dict) -> pd.DataFrame:
             frame = read_json_lines(path)
         else:
             sep = options.get("sep", "\t" if kind == "tsv" else ",")
-            # a separator is a literal: pandas reads one of several characters as a (backtracking) Python regex,
-            # so it is escaped first (a config separator cannot hang the job)
-            literal = {"sep": re.escape(sep), "engine": "python"} if len(sep) > 1 else {"sep": sep}
-            frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8", **literal)
+            repeated = bool((options.get("join") or {}).get("positional"))  # questions that share one header
+            frame = read_csv_export(path, sep=sep, repeated_headers=repeated)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, ValueError) as exc:
         if isinstance(exc, HumevalError):
             raise
