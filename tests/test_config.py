@@ -477,3 +477,15 @@ def test_study_files_are_read_with_yaml_1_2_core_scalars(tmp_path):
     variant.write_text(TOY.read_text().replace("scale: [1, 5]", "scale: [1, 1_0]", 1))
     with pytest.raises(HumevalError, match=r"key extract\.0\.params\.scale"):
         load_study(variant)
+
+
+def test_the_participant_column_is_never_read_as_a_value_criterion_or_system(tmp_path):
+    def change(study):
+        study["extract"][0]["params"]["system"] = {"column": "rater"}
+
+    with pytest.raises(HumevalError, match=r"key extract\.0\.params\.system: 'rater' is the participant column"):
+        load_study(study_variant(TOY, tmp_path, change))
+    with pytest.raises(HumevalError, match=r"key extract\.0\.params\.criteria\.quality: 'rater' is the participant"):
+        load_study(
+            study_variant(TOY, tmp_path, lambda s: s["extract"][0]["params"].update(criteria={"quality": "rater"}))
+        )

@@ -160,6 +160,7 @@ def check_references(study: dict, source: str) -> None:
             fail(f"key figures.{k}.kind: unknown kind {entry['kind']!r}; known: {sorted(KINDS)}")
     check_parameters(study, fail)
     check_rater_selection(study, fail)
+    check_id_as_value(study, fail)
     check_tally_defaults(study, fail)
     check_format_strings(study, fail)
     check_budgets(study, fail)
@@ -264,6 +265,31 @@ def check_tally_defaults(study: dict, fail) -> None:
                 f"key metrics.{k}.stats: the table {entry['table']!r} has a score column, which pairwise_tally writes "
                 "only when asked: add stats: [wins, losses, ties, n, win_pct, bws, bws_scaled, score]"
             )
+
+
+def check_id_as_value(study: dict, fail) -> None:
+    """A tabular entry may not read its participant column as a judged value, a criterion or a system: those
+    columns reach every table and figure, where a raw id (or its pseudonym, which changes with the raw files)
+    must not stand."""
+    for k, entry in enumerate(study["extract"]):
+        params = entry.get("params") or {}
+        rater = params.get("participant")
+        if entry["loader"] != "tabular" or not isinstance(rater, str):
+            continue
+        used = {
+            "value": params.get("value"),
+            "criterion": params.get("criterion"),
+            "system": params.get("system"),
+            "system_b": params.get("system_b"),
+            **{f"criteria.{name}": column for name, column in (params.get("criteria") or {}).items()},
+        }
+        for key, spec in used.items():
+            column = spec.get("column") if isinstance(spec, dict) else spec
+            if column == rater:
+                fail(
+                    f"key extract.{k}.params.{key}: {rater!r} is the participant column; a participant id is never a "
+                    "value, criterion or system (number raters with rater_number instead)"
+                )
 
 
 def check_rater_selection(study: dict, fail) -> None:
