@@ -64,8 +64,15 @@ def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False
 
     literal = {"sep": re.escape(sep), "engine": "python"} if len(sep) > 1 else {"sep": sep}
     read = {"dtype": str, "keep_default_na": False, "encoding": "utf-8", **literal}
+    if hasattr(path, "read"):  # an open text stream (a doctest's StringIO): read once, parsed twice
+        import io
+
+        text = path.read()
+        opened = lambda: io.StringIO(text)
+    else:
+        opened = lambda: path
     if not repeated_headers and options.get("header", 0) == 0:
-        header = pd.read_csv(path, header=None, nrows=1, **read)
+        header = pd.read_csv(opened(), header=None, nrows=1, **read)
         names = [str(h) for h in header.iloc[0]] if len(header) else []
         twice = sorted({h for h in names if names.count(h) > 1})
         if twice:
@@ -74,7 +81,7 @@ def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False
                 f"{[k + 1 for k, h in enumerate(names) if h == twice[0]]}): the export's columns must be named apart",
                 file=path,
             )
-    return pd.read_csv(path, **read, **options)
+    return pd.read_csv(opened(), **read, **options)
 
 
 def read_workbook_sheet(path: str, sheet: str, **options):
