@@ -134,3 +134,30 @@ def test_figure_text_is_drawn_as_text_never_as_mathtext(tmp_path):
     paths = save(fig, tmp_path / "hostile")
     plt.close(fig)
     assert paths[0].stat().st_size > 0
+
+
+def test_a_figure_that_cannot_be_drawn_is_one_line_naming_it_and_its_template_keys(tmp_path):
+    """{:d} on a float ended the figures job in a traceback."""
+    import pandas as pd
+
+    from humeval.errors import HumevalError
+    from humeval.figures import draw_figures
+
+    audit = pd.DataFrame(
+        {
+            "table": "t",
+            "row": ["A", "B"],
+            "column": "c",
+            "value": [1.5, 2.5],
+            "published": [None, None],
+            "precision": 2,
+            "status": "recomputed_only",
+            "note": "",
+        }
+    )
+    spec = {"id": "f1", "kind": "bars", "table": "t", "rows": ["A", "B"], "columns": ["c"], "label_format": "{:d}"}
+    with pytest.raises(HumevalError) as info:
+        draw_figures(audit, [spec], tmp_path)
+    message = str(info.value)
+    assert message.startswith("figure f1 (bars): cannot draw it") and "['label_format']" in message
+    assert "\n" not in message

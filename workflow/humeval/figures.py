@@ -605,10 +605,19 @@ def draw_figures(
     Path(outdir).mkdir(parents=True, exist_ok=True)
     for spec in specs:
         params = {k: v for k, v in spec.items() if k not in ("id", "kind", "description")}
+        fig = None
         try:
             fig = function("figure", spec["kind"])(audit, plt, **params)
+            written += save(fig, Path(outdir) / spec["id"], formats)
         except HumevalError as exc:
             raise HumevalError(f"figure {spec['id']}: {exc}") from None
-        written += save(fig, Path(outdir) / spec["id"], formats)
-        plt.close(fig)
+        except (ValueError, TypeError, KeyError, IndexError) as exc:  # a template or label the data cannot fill
+            templates = sorted(k for k, v in params.items() if isinstance(v, str) and "{" in v)
+            raise HumevalError(
+                f"figure {spec['id']} ({spec['kind']}): cannot draw it ({type(exc).__name__}: {exc})"
+                + (f"; check its keys {templates}" if templates else "")
+            ) from None
+        finally:
+            if fig is not None:
+                plt.close(fig)
     return written
