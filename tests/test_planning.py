@@ -42,8 +42,9 @@ def crossed(rng, values_a, values_b, pairwise=False) -> pd.DataFrame:
     return frame.assign(judgement_id=np.arange(len(frame)))
 
 
-def simulated(power: pd.DataFrame, evaluators: int) -> pd.Series:
-    return power[(power["design"] == "planned") & (power["evaluators"] == evaluators)].iloc[0]
+def simulated(power: pd.DataFrame, evaluators: int, method: str = "model") -> pd.Series:
+    rows = power[(power["design"] == "planned") & (power["evaluators"] == evaluators) & (power["method"] == method)]
+    return rows[rows["basis"] == "observed"].iloc[0]
 
 
 def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
@@ -116,11 +117,26 @@ def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
 
 
 def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three_sizes():
+    """The bootstrap of a pilot where each of 3,000 people made one comparison (liu's workers): items are
+    resampled (people are not a factor), 20, 30 and 50 of them; each power within its Wilson interval at the
+    family-wise 95% level."""
     from scipy.stats import binom, binomtest
 
     rng = np.random.default_rng(2)
-    n = EVALUATORS * ITEMS
-    judgements = crossed(rng, np.where(rng.random(n) < 0.65, 1, -1), None, pairwise=True)
+    n = 3000
+    values = np.where(rng.random(n) < 0.65, 1, -1)
+    judgements = pd.DataFrame(
+        {
+            "side": "O",
+            "criterion": "c",
+            "participant": [f"P{x}" for x in range(n)],
+            "item": [f"I{x}" for x in range(n)],
+            "system": "A",
+            "system_b": "B",
+            "value": values,
+            "response_type": "pairwise",
+        }
+    ).assign(judgement_id=np.arange(n))
     metrics = [
         {
             "metric": "pairwise_tally",
@@ -142,12 +158,10 @@ def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three
         ],
         "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
     }
-    sizes = [2, 3, 5]  # x 10 items: 20, 30 and 50 comparisons
-    data = study_data(
-        judgements, metrics, finding, {"evaluators": sizes, "items": [10], "simulations": 1000, "seed": 4}
-    )
+    sizes = [20, 30, 50]
+    data = study_data(judgements, metrics, finding, {"items": sizes, "simulations": 1000, "seed": 4})
     share = (judgements["value"] > 0).mean()  # the pilot's own win share, which is resampled
-    assert share == pytest.approx(0.65, abs=0.01)
+    assert share == pytest.approx(0.65, abs=0.02)
     wins = int((judgements["value"] > 0).sum())
     metric_values = pd.DataFrame(
         {
@@ -158,11 +172,14 @@ def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three
         }
     )
     power = plan_study(data, metric_values)
-    for size in sizes:
-        m = size * 10
+    for m in sizes:
         exact = sum(binom.pmf(k, m, share) for k in range(m + 1) if k > m - k and binomtest(k, m).pvalue < 0.05)
-        row = simulated(power, size)
-        assert row["ci_low"] <= exact <= row["ci_high"], (size, exact, row.to_dict())
+        row = power[(power["design"] == "planned") & (power["items"] == m)].iloc[0]
+        assert (row["method"], row["evaluators"], row["judgements_per_item"]) == ("bootstrap", m, 1)
+        # three checks: each at 1 - 0.05/3 (Bonferroni), so that the three together fail 5% of seeds, not 14%
+        held = round(row["power"] * row["simulations"])
+        interval = binomtest(held, int(row["simulations"])).proportion_ci(1 - 0.05 / 3, method="wilson")
+        assert interval.low <= exact <= interval.high, (m, exact, row.to_dict())
 
 
 def test_a_design_holds_each_judgement_once_per_copy_of_its_evaluator_and_of_its_item():
@@ -195,30 +212,28 @@ def test_the_smallest_sufficient_design_is_the_fewest_judgements_reaching_80_per
     assert (best["evaluators"], best["items"], best["power"]) == (4, 5, 0.82)
 
 
-def test_every_drawn_evaluator_copy_is_a_participant_of_its_own():
-    """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see every drawn rater:
-    a design of twice the pilot's evaluators has twice as many distinct participants with their metadata (before,
-    the copies were missing from the participant table and a 2x design was computed on the originals only)."""
-    import numpy as np
-    import pandas as pd
-
-    from humeval.metrics import StudyData
-    from humeval.planning import Simulator, copies
+def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
+    """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see the design's
+    distinct raters: the bootstrap keeps each of the pilot's people once, with their metadata, and resamples only
+    items (before, a rater drawn twice was copied, and a copy agrees perfectly with itself)."""
+    from humeval.planning import Simulator
 
     kept = pd.DataFrame(
         {
             "side": "O",
-            "participant": [f"p{e}" for e in range(4) for _ in range(3)],
-            "item": [f"i{i}" for _ in range(4) for i in range(3)],
+            "participant": [f"p{e}" for e in range(8) for _ in range(3)],
+            "item": [f"i{i}" for _ in range(8) for i in range(3)],
             "criterion": "quality",
             "response_type": "rating",
             "system": "A",
             "system_b": "",
-            "value": np.arange(12, dtype=float) % 5,
-            "judgement_id": [f"j{k}" for k in range(12)],
+            "value": np.arange(24, dtype=float) % 5,
+            "judgement_id": [f"j{k}" for k in range(24)],
         }
     )
-    people = pd.DataFrame({"side": "O", "participant": [f"p{e}" for e in range(4)], "condition": "likert"})
+    people = pd.DataFrame(
+        {"side": "O", "participant": [f"p{e}" for e in range(8)], "condition": ["likert"] * 4 + ["rme"] * 4}
+    )
     config = {
         "name": "s",
         "experiments": [{"id": "O"}],
@@ -232,9 +247,11 @@ def test_every_drawn_evaluator_copy_is_a_participant_of_its_own():
     }
     data = StudyData(kept=kept, tidy=kept, participants=people, exclusions=kept.iloc[:0], config=config)
     simulator = Simulator(data, "O", {("t", "people", "n"): 4.0})
-    drawn = np.array([0, 1, 2, 3, 0, 1, 2, 3])  # eight evaluators: each original twice
-    values = simulator.values(*copies(simulator.evaluator, simulator.item, drawn, np.arange(3)))
-    assert values[("t", "people", "n")] == 8.0
+    drawn_items = np.array([0, 0, 2])  # item 0 twice, item 1 never
+    sample = simulator.sample(*copies(simulator.evaluator, simulator.item, np.arange(8), drawn_items))
+    assert sorted(set(sample["participant"])) == [f"p{e}" for e in range(8)]  # every rater once, none copied
+    assert sample.groupby("participant").size().eq(3).all()  # each with the design's three items
+    assert simulator.values(sample)[("t", "people", "n")] == 4.0
 
 
 def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
@@ -269,6 +286,7 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
         "planning": {
             "simulations": 20,
             "evaluators": [4],
+            "items": [6],
             "findings": [
                 {
                     "id": "F1",

@@ -534,39 +534,83 @@ def reliability_scatter(
 
 
 def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
-    """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): power against evaluators per finding (one line per finding and item count, its Wilson interval as a band),
-    each reproduction's power at its actual size as a labelled point, and the ``target`` line."""
+    """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): one panel per finding, its power (or
+    probability of the same direction) against people, one line per item count at the headline basis
+    (:func:`humeval.planning.headline`: the model's safeguard basis where it plans the finding, else the
+    bootstrap's observed one) with its Wilson band, the observed basis dashed, ticks at the designs' people, each
+    reproduction a square labelled with its size (people x items x judgements per item), and the ``target`` line."""
+    from humeval.planning import headline
+
     plt = pyplot()
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
-    planned = power[(power["design"] == "planned") & power["power"].notna()]
-    lines = list(planned.groupby(["finding", "items"], sort=False))
-    for k, ((finding, items), part) in enumerate(lines):
-        colour = PALETTE[k % len(PALETTE)]
-        part = part.sort_values("evaluators")
-        label = f"{finding}" + (f" ({items:.0f} items)" if planned["items"].nunique() > 1 else "")
-        ax.plot(part["evaluators"], part["power"], marker="o", color=colour, label=label)
-        ax.fill_between(part["evaluators"], part["ci_low"], part["ci_high"], color=colour, alpha=0.15, linewidth=0)
-        actual = power[(power["finding"] == finding) & (power["design"] != "planned") & power["power"].notna()]
-        actual = actual.groupby(["evaluators", "items"], as_index=False).agg(
+    simulated = power[power["power"].notna()]
+    findings = list(dict.fromkeys(simulated["finding"]))
+    columns = max(1, min(3, len(findings)))
+    rows = max(1, -(-len(findings) // columns))
+    fig, axes = plt.subplots(rows, columns, figsize=(4.4 * columns, 3.3 * rows), squeeze=False)
+    for ax in axes.flat[len(findings) :]:
+        ax.set_visible(False)
+    for ax, finding in zip(axes.flat, findings):
+        part = simulated[simulated["finding"] == finding]
+        shown = headline(part)
+        planned = shown[shown["design"] == "planned"]
+        kind = part["quantity"].iloc[0] if "quantity" in part else "power"
+        basis = planned["basis"].iloc[0] if "basis" in planned and len(planned) else "observed"
+        for k, (items, line) in enumerate(planned.groupby("items", sort=True)):
+            colour = PALETTE[k % len(PALETTE)]
+            line = line.sort_values("evaluators")
+            ax.plot(
+                line["evaluators"], line["power"], marker="o", markersize=3, color=colour, label=f"{items:.0f} items"
+            )
+            ax.fill_between(line["evaluators"], line["ci_low"], line["ci_high"], color=colour, alpha=0.15, linewidth=0)
+            if basis != "observed":
+                observed = part[
+                    (part["design"] == "planned")
+                    & (part["basis"] == "observed")
+                    & (part["method"] == line["method"].iloc[0])
+                    & (part["items"] == items)
+                ].sort_values("evaluators")
+                ax.plot(observed["evaluators"], observed["power"], linestyle="--", linewidth=0.8, color=colour)
+        actual = shown[shown["design"] != "planned"]
+        actual = actual.groupby(["evaluators", "items", "judgements_per_item"], as_index=False).agg(
             design=("design", ", ".join),
             power=("power", "first"),
             ci_low=("ci_low", "first"),
             ci_high=("ci_high", "first"),
         )  # reproductions of one size are one point, named together
-        for record in actual.itertuples():
+        for n, record in enumerate(actual.itertuples()):
             ax.errorbar(
                 record.evaluators,
                 record.power,
                 yerr=[[record.power - record.ci_low], [record.ci_high - record.power]],
                 fmt="s",
-                color=colour,
+                color="black",
                 mfc="white",
                 capsize=2,
             )
+            size = f"{record.evaluators:.0f}x{record.items:.0f}x{record.judgements_per_item:.0f}"
+            at_right = record.evaluators >= part["evaluators"].max()  # label inwards, inside the panel
             ax.annotate(
-                record.design, (record.evaluators, record.power), textcoords="offset points", xytext=(4, 4), fontsize=7
+                f"{record.design}: {size}",
+                (record.evaluators, record.power),
+                textcoords="offset points",
+                xytext=(-6 if at_right else 6, -12 - 9 * n if record.power > 0.5 else 8 + 9 * n),
+                ha="right" if at_right else "left",
+                fontsize=7,
             )
-    if not lines:  # nothing simulated: say why where the curves would be
+        ax.axhline(target, color="black", linestyle=":", linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        ticks = sorted(set(part["evaluators"].dropna().astype(int)))
+        ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=7, rotation=45 if len(ticks) > 4 else 0)
+        ax.minorticks_off()
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title(f"{finding}: {kind} ({basis} effect)", fontsize=9)
+        ax.set_xlabel("people", fontsize=8)
+        ax.tick_params(axis="y", labelsize=7)
+        if planned["items"].nunique() > 0:
+            ax.legend(frameon=False, fontsize=6, loc="best")
+    if not findings:  # nothing simulated: say why where the curves would be
+        ax = axes.flat[0]
+        ax.set_visible(True)
         ax.text(
             0.5,
             0.5,
@@ -577,20 +621,12 @@ def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float
             fontsize=9,
             wrap=True,
         )
-    ax.axhline(target, color="black", linestyle="--", linewidth=0.8)
-    ax.text(0.005, target, f"{target:.0%}", va="bottom", fontsize=8, transform=ax.get_yaxis_transform())
-    ax.set_xscale("log", base=2)
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_xlabel("evaluators (log scale); squares: each reproduction at its actual size")
-    ax.set_ylabel("power to recover the finding")
-    simulations = int(planned["simulations"].max()) if len(planned) else 0
-    ax.set_title(
-        f"Simulated power per finding ({simulations} simulations a design, 95% Wilson bands)"
-        if lines
-        else "Simulated power per finding: nothing to simulate"
+        ax.set_axis_off()
+    fig.suptitle(
+        "Power per finding: solid at the headline effect, dashed at the observed one; dotted: 80%; "
+        "squares: reproductions at their size",
+        fontsize=9,
     )
-    if lines:
-        ax.legend(frameon=False, fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     save(fig, path_stem, formats)
     plt.close(fig)

@@ -81,13 +81,21 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
 def misses_with_power(found: pd.DataFrame) -> str:
     """The findings a reproduction did not recover, each with the power a study of its size had to, grouped by
     study and reproduction (``yao-2022 R1: Y2 0.52; santhanam-2019 R1: C1, C2 n/a``; n/a where the power was not
-    estimated, e.g. resampled from that reproduction itself): a miss at a power near 1 says the finding did not
-    reproduce; at a low power, that the reproduction could hardly have seen it. Empty without misses."""
+    estimated, e.g. resampled from that reproduction itself), and where both were tested whether its effect is
+    the original's (the p of their difference, :func:`humeval.planning.consistency`): a miss at a power near 1
+    says the finding did not reproduce; at a low power, or with the original's effect, that the reproduction
+    could hardly have seen it. Empty without misses."""
     first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
     missed = found[first.isin(["yes", "not measured"]) & (found["holds"] == "no")]  # as verdict_rows counts them
     parts = []
     for (study, experiment), part in missed.groupby(["study", "experiment"], sort=False):
         powers = [f"{p:.2f}" if pd.notna(p) else "n/a" for p in part["power"]]
+        differences = part["difference_p"] if "difference_p" in part else pd.Series(float("nan"), index=part.index)
+        # a miss whose effect is the original's within their errors is a miss of significance, not of the effect
+        powers = [
+            power if pd.isna(p) else f"{power} (effect {'as' if p >= 0.05 else 'unlike'} the original's, p {p:.2g})"
+            for power, p in zip(powers, differences)
+        ]
         listed = (
             f"{', '.join(part['finding'])} {powers[0]}"
             if len(set(powers)) == 1

@@ -89,11 +89,13 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
     findings) and experiment, whether the finding holds there (yes, no, or not measured where the experiment lacks
     its cells), read from the audit (recomputed values, else published), in every experiment it is judged in
     (:func:`humeval.planning.finding_sides`: a claim's ``sides``, or O and R1; a planning finding's every
-    experiment). For a reproduction, the power a
-    study of its size had to recover the finding (``planning/power.csv``) with its 95% interval; none where the
+    experiment); its effect with the 95% interval its own test gives, and for a reproduction the p of the
+    difference from the original's (:func:`humeval.planning.consistency`). For a reproduction, the power a
+    study of its size had to recover the finding (``planning/power.csv``, its headline basis: safeguard where the
+    model plans it) with its 95% interval; none where the
     resampled experiment is that reproduction itself: such "observed power" follows from the reproduction's own
     result and says nothing beyond it (Hoenig & Heisey 2001, The American Statistician 55(1))."""
-    from humeval.planning import evaluate, finding_cells, finding_sides, findings
+    from humeval.planning import consistency, evaluate, finding_cells, finding_sides, findings
 
     rows = []
     for study, audit in audits.items():
@@ -116,12 +118,14 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
                     "power_high": float("nan"),
                     "power_note": "",
                 }
+                record.update(consistency(finding, values, sides[0][2], label) if measured else {})
                 if experiment != sides[0][0] and measured:
                     record.update(design_power(power, finding["id"], experiment))
                 elif experiment != sides[0][0]:
                     record["power_note"] = f"{experiment} does not measure this finding's cells"
                 rows.append(record)
-    columns = ["study", "finding", "text", "experiment", "holds", "power", "power_low", "power_high", "power_note"]
+    columns = ["study", "finding", "text", "experiment", "holds", "effect", "effect_low", "effect_high"]
+    columns += ["difference_p", "power", "power_basis", "power_low", "power_high", "power_note"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -130,7 +134,9 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
     or a note saying why there is none."""
     if power is None:
         return {"power_note": "planning was not run (--config planning=false)"}
-    hit = power[(power["finding"] == finding) & (power["design"] == experiment)]
+    from humeval.planning import headline
+
+    hit = headline(power[(power["finding"] == finding) & (power["design"] == experiment)])
     if hit.empty:
         planned = power[power["finding"] == finding]
         return {"power_note": planned["note"].iloc[0] if not planned.empty else "no planning for this finding"}
@@ -139,7 +145,13 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         return {"power_note": f"resampled from {experiment} itself: observed power, not shown"}
     if pd.isna(record["power"]):
         return {"power_note": record["note"]}
-    return {"power": record["power"], "power_low": record["ci_low"], "power_high": record["ci_high"]}
+    basis = record.get("basis", "observed")
+    return {
+        "power": record["power"],
+        "power_low": record["ci_low"],
+        "power_high": record["ci_high"],
+        "power_basis": basis,
+    }
 
 
 def with_retrospective_power(claims: pd.DataFrame, found: pd.DataFrame) -> pd.DataFrame:

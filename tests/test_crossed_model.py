@@ -1,0 +1,188 @@
+"""The crossed random-effects model of planning (humeval.crossed_model) against independent computations: its
+vectorised t tests against scipy, its variance components against the truth they were drawn from, the exact sd of
+a difference of means against the spread of simulated differences, and the power it simulates through the
+planning job's code path (plan_study, whose run checks its cells against the study's own metric entries) against
+the closed-form power of a counterbalanced crossed design (Westfall, Kenny & Judd 2014) at half, equal and four
+times the pilot's size; with no effect, a valid test holds at most at its nominal one-sided rate."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm, ttest_ind
+
+from humeval.crossed_model import (
+    COMPONENTS,
+    components,
+    layout,
+    mean_difference_sd,
+    simulate,
+    two_sample_t,
+)
+from humeval.metrics import StudyData
+from humeval.planning import plan_study
+
+TRUTH = {"evaluator": 0.3, "evaluator_by_group": 0.05, "item": 0.4, "residual": 1.0}
+
+
+@pytest.mark.parametrize("equal_var", [True, False])
+def test_vectorised_t_equals_scipy_on_random_data(equal_var):
+    rng = np.random.default_rng(5)
+    values = rng.normal(size=(50, 37)) * rng.uniform(0.5, 2, size=(50, 1))
+    in_a = np.arange(37) < 15
+    mean_a, mean_b, statistic, p = two_sample_t(values, in_a, ~in_a, equal_var)
+    for k in range(50):
+        expected = ttest_ind(values[k, in_a], values[k, ~in_a], equal_var=equal_var)
+        assert statistic[k] == pytest.approx(expected.statistic, rel=1e-10)
+        assert p[k] == pytest.approx(expected.pvalue, rel=1e-10)
+        assert mean_a[k] - mean_b[k] == pytest.approx(values[k, in_a].mean() - values[k, ~in_a].mean(), rel=1e-10)
+
+
+def test_components_recover_the_truth_they_were_drawn_from():
+    """200 simulated studies of 20 people x 400 items x 4: each component's mean estimate is within 4 standard
+    errors of the truth (the U-statistics are unbiased)."""
+    rng = np.random.default_rng(6)
+    lay = layout(np.repeat([0, 1], 200), people=20, per_item=4)
+    values = simulate(lay, np.array([3.0, 3.4]), TRUTH, 200, rng)
+    estimates = np.array([[components(v, lay.evaluator, lay.item, lay.group)[k] for k in COMPONENTS] for v in values])
+    mean, se = estimates.mean(axis=0), estimates.std(axis=0, ddof=1) / np.sqrt(len(estimates))
+    for name, m, s in zip(COMPONENTS, mean, se):
+        assert abs(m - TRUTH[name]) < 4 * s, (name, m, s)
+
+
+def test_the_exact_sd_of_a_difference_is_the_spread_of_simulated_differences():
+    rng = np.random.default_rng(7)
+    lay = layout(np.repeat([0, 1], [70, 50]), people=7, per_item=3)  # unequal groups, unbalanced people
+    values = simulate(lay, np.zeros(2), TRUTH, 20000, rng)
+    d = values[:, lay.group == 0].mean(axis=1) - values[:, lay.group == 1].mean(axis=1)
+    sd = mean_difference_sd(lay, TRUTH, 0, 1)
+    # the sample sd of 20,000 normal draws is within 3% of the truth with probability > 0.999
+    assert d.std(ddof=1) == pytest.approx(sd, rel=0.03)
+
+
+def crossed_pilot(rng, people, items, per_item, effect, truth=TRUTH):
+    """A pilot drawn from the model: two systems, items nested in them, every person rating both equally."""
+    lay = layout(np.repeat([0, 1], items // 2), people, per_item)
+    values = simulate(lay, np.array([3.0 + effect, 3.0]), truth, 1, rng)[0]
+    frame = pd.DataFrame(
+        {
+            "side": "O",
+            "criterion": "quality",
+            "response_type": "rating",
+            "participant": [f"P{e}" for e in lay.evaluator],
+            "item": [f"I{i}" for i in lay.item],
+            "system": np.where(lay.group == 0, "A", "B"),
+            "system_b": "",
+            "value": values,
+        }
+    )
+    return frame.assign(judgement_id=np.arange(len(frame)))
+
+
+METRICS = [
+    {
+        "metric": "describe",
+        "table": "means",
+        "by": ["side", "system"],
+        "stats": ["mean"],
+        "row": "{side}",
+        "column": "{system}",
+    },
+    {
+        "metric": "significance",
+        "table": "tests",
+        "by": ["side"],
+        "compare": "system",
+        "pairs": [["A", "B"]],
+        "row": "{side}",
+        "tests": [{"test": "student_t", "columns": {"statistic": "t", "p": "p"}}],
+    },
+]
+FINDING = {
+    "id": "F1",
+    "text": "A is rated higher than B (Student t, p < 0.05)",
+    "comparisons": [
+        {
+            "left": {"table": "means", "row": "{side}", "column": "A"},
+            "op": ">",
+            "right": {"table": "means", "row": "{side}", "column": "B"},
+        }
+    ],
+    "significance": {"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
+}
+
+
+def planned(judgements, planning):
+    from humeval.metrics import metrics_study
+
+    config = {
+        "name": "synthetic-2026-crossed",
+        "experiments": [{"id": "O"}],
+        "metrics": METRICS,
+        "planning": {"labels": {"original": "O"}, "findings": [FINDING], **planning},
+    }
+    empty = pd.DataFrame(columns=["judgement_id"])
+    data = StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)
+    return plan_study(data, metrics_study(data))
+
+
+def test_simulated_power_equals_the_closed_form_of_a_counterbalanced_crossed_design():
+    """Pilot: 100 people x 500 items (250 per system) x 5 ratings per item, drawn from TRUTH with a true effect
+    of 0.15, planned at the true effect (planning.effects) and the true components (planning.components). The
+    model's simulated power at 50, 100 and 400 people (items and ratings per item scaled alike) equals the closed
+    form of Westfall, Kenny & Judd (2014) for items nested in systems and people crossed with both, written here
+    from the design alone: Var(d) = 2 item / m + 2 residual / (m K) + 2 evaluator_by_group / N (the evaluator
+    intercept cancels), the test's SE from the total variance, power = Phi((effect - 1.96 SE) / sd(d)), within
+    the simulation's 95% interval; so does the job's own analytic power."""
+    rng = np.random.default_rng(8)
+    effect = 0.15
+    pilot = crossed_pilot(rng, 100, 500, 5, effect)
+    power = planned(
+        pilot,
+        {
+            "evaluators": [50, 100, 400],
+            "items": [250, 500, 2000],
+            "methods": ["model"],
+            "effects": {"F1": effect},
+            "components": {"F1": TRUTH},
+            "simulations": 2000,
+        },
+    )
+    rows = power[(power["basis"] == "assumed") & (power["design"] == "planned")]
+    total = sum(TRUTH.values())
+    for people, items in ((50, 250), (100, 500), (400, 2000)):
+        row = rows[(rows["evaluators"] == people) & (rows["items"] == items)].iloc[0]
+        m, k = items // 2, int(row["judgements_per_item"])
+        sd = np.sqrt(2 * TRUTH["item"] / m + 2 * TRUTH["residual"] / (m * k) + 2 * TRUTH["evaluator_by_group"] / people)
+        se = np.sqrt(total * 2 / (m * k))
+        closed = norm.sf((1.959964 * se - effect) / sd)
+        assert row["ci_low"] <= closed <= row["ci_high"], (people, items, closed, row.to_dict())
+        assert row["ci_low"] <= row["analytic_power"] <= row["ci_high"], row.to_dict()
+        assert "as stated in planning.components" in row["note"]
+
+
+def test_with_no_effect_a_valid_t_test_holds_at_most_at_its_nominal_rate():
+    """One rating per item and no evaluator effects: Student's t on the ratings is exact. With the assumed
+    effect 0 the finding (A > B, p < 0.05) holds at most at 2.5% within Monte Carlo error, at half, equal and
+    four times the pilot's size; the bootstrap of a pilot whose two means are equal, at half and all its items."""
+    rng = np.random.default_rng(9)
+    truth = {"evaluator": 0.0, "evaluator_by_group": 0.0, "item": 0.5, "residual": 1.0}
+    pilot = crossed_pilot(rng, 40, 400, 1, 0.0, truth)
+    means = pilot.groupby("system")["value"].transform("mean")
+    pilot["value"] = pilot["value"] - means + 3.0  # both systems' means exactly 3: the observed effect is 0
+    power = planned(
+        pilot,
+        {
+            "evaluators": [20, 40, 160],
+            "items": [200, 400, 1600],
+            "effects": {"F1": 0.0},
+            "simulations": 2000,
+            "seed": 1,
+        },
+    )
+    model = power[(power["method"] == "model") & (power["basis"] == "assumed")]
+    model = model[model["evaluators"] * 10 == model["items"]]
+    assert len(model) == 3
+    boot = power[power["method"] == "bootstrap"]  # all 40 people, 200 and 400 items
+    assert sorted(boot["items"]) == [200, 400]
+    for row in pd.concat([model, boot]).itertuples():
+        assert row.ci_low <= 0.025, row  # the nominal rate is within (or above) the simulation's interval
