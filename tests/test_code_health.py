@@ -73,18 +73,33 @@ def test_the_test_config_lints_dry_runs_and_runs(test_config):
     assert full.returncode == 0, full.stderr[-3000:]
     audit = (test_config / "results/example-2025-ranking/numbers.csv").read_text()
     assert "UNDIAGNOSED" not in audit and "mismatch" not in audit
-    # the study that gives every otherwise unused metric its documented example: all 129 numbers worked out by hand
+    # the study that gives every otherwise unused metric its documented example: all 137 numbers worked out by hand
     # (among them a derived frame, raters chosen by number, a claim judged in three experiments, the ANOVA table,
     # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through
     # Snakemake)
     toy = pd.read_csv(test_config / "results/every-measure-2026-toy/numbers.csv")
-    assert toy["status"].value_counts().to_dict() == {"match": 129, "recomputed_only": 71, "published_only": 6}
+    assert toy["status"].value_counts().to_dict() == {"match": 137, "recomputed_only": 71, "published_only": 6}
+    # planning's crossed model at the assumed effect 0.5 and the stated components, 3 people x 4 items x 6 (each
+    # item rated by all three for each system): by hand, Var(d) = 2(0.3)/4 + 2(0.4)/12 + 2(0.1)/3 (the evaluator
+    # intercept cancels), E[s^2] = 12/11 (1 - (0.2/3 + 0.1/3 + 0.3/4 + 0.4/12)), SE = sqrt(E[s^2] 2/12), and
+    # power = Phi((0.5 - t_0.975,22 SE) / sd(d)) = 0.2950
+    import numpy as np
+    from scipy.stats import norm
+    from scipy.stats import t as t_dist
+
+    power = pd.read_csv(test_config / "results/every-measure-2026-toy/planning/power.csv")
+    row = power.query("finding == 'P2' and design == 'planned' and basis == 'assumed' and items == 4").iloc[0]
+    assert (row["evaluators"], row["judgements_per_item"], row["effect"]) == (3, 6, 0.5)
+    sd = np.sqrt(2 * 0.3 / 4 + 2 * 0.4 / 12 + 2 * 0.1 / 3)
+    se = np.sqrt(12 / 11 * (1 - (0.2 / 3 + 0.1 / 3 + 0.3 / 4 + 0.4 / 12)) * 2 / 12)
+    closed = norm.sf((t_dist.ppf(0.975, 22) * se - 0.5) / sd)
+    assert round(closed, 4) == 0.2950 and row["analytic_power"] == pytest.approx(closed, rel=1e-9)
+    assert row["ci_low"] <= closed <= row["ci_high"], row.to_dict()
     # a free-text column declared as such (carry_as: text) leaves extraction with its e-mail address removed
     tidy = (test_config / "results/every-measure-2026-toy/tidy/judgements.csv").read_text()
     assert "write to [removed]" in tidy
     assert not any("example.org" in p.read_text(errors="ignore") for p in (test_config / "results").rglob("*.csv"))
     # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices
-    import numpy as np
     import trueskill
 
     raw = pd.read_csv(REPO / ".test/raw/github/example-owner/every-measure" / ("1" * 40) / "pairs.csv")

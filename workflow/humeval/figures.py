@@ -533,16 +533,14 @@ def reliability_scatter(
     return fig
 
 
-def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
+def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
     """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): one panel per finding, its power (or
     probability of the same direction) against people, one line per item count at the headline basis
-    (:func:`humeval.planning.headline`: the model's safeguard basis where it plans the finding, else the
-    bootstrap's observed one) with its Wilson band, the observed basis dashed, ticks at the designs' people, each
+    (``shown``, :func:`humeval.planning.headline` of ``power``: the model's safeguard basis where it plans the
+    finding, else the bootstrap's observed one) with its Wilson band, the observed basis dashed, ticks at the designs' people, each
     reproduction a square labelled with its size (people x items x judgements per item), and the ``target`` line."""
-    from humeval.planning import headline
-
     plt = pyplot()
-    simulated = power[power["power"].notna()]
+    simulated, headlines = power[power["power"].notna()], shown[shown["power"].notna()]
     findings = list(dict.fromkeys(simulated["finding"]))
     columns = max(1, min(3, len(findings)))
     rows = max(1, -(-len(findings) // columns))
@@ -551,8 +549,8 @@ def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float
         ax.set_visible(False)
     for ax, finding in zip(axes.flat, findings):
         part = simulated[simulated["finding"] == finding]
-        shown = headline(part)
-        planned = shown[shown["design"] == "planned"]
+        lines = headlines[headlines["finding"] == finding]
+        planned = lines[lines["design"] == "planned"]
         kind = part["quantity"].iloc[0] if "quantity" in part else "power"
         basis = planned["basis"].iloc[0] if "basis" in planned and len(planned) else "observed"
         for k, (items, line) in enumerate(planned.groupby("items", sort=True)):
@@ -570,7 +568,7 @@ def power_figure(power: pd.DataFrame, path_stem, formats=("png",), target: float
                     & (part["items"] == items)
                 ].sort_values("evaluators")
                 ax.plot(observed["evaluators"], observed["power"], linestyle="--", linewidth=0.8, color=colour)
-        actual = shown[shown["design"] != "planned"]
+        actual = lines[lines["design"] != "planned"]
         actual = actual.groupby(["evaluators", "items", "judgements_per_item"], as_index=False).agg(
             design=("design", ", ".join),
             power=("power", "first"),

@@ -442,6 +442,9 @@ class ModelFinding:
         if self.a is None or self.b is None:
             raise NotModelled("its cells are not the means of two groups of judgements")
         in_a, in_b = group == self.a, group == self.b
+        means = pilot.loc[in_a, "value"].mean(), pilot.loc[in_b, "value"].mean()
+        if not np.allclose(means, [base[left], base[right]], rtol=1e-12, atol=0):  # a subset's mean moves by 1 too
+            raise NotModelled("its cells are not the means of whole groups of the pilot's judgements")
         self.test = None
         if finding.get("significance"):
             p_cell = cells[2]
@@ -735,14 +738,16 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
     full = within.get(items)
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
-        if not np.isfinite(se) and full is not None:  # untested: the bootstrap's spread at the pilot's size
-            se = float(np.nanstd(full[3][:, k], ddof=1))
+        low, high = effect - 1.959963984540054 * se, effect + 1.959963984540054 * se
+        spread = full[3][:, k][np.isfinite(full[3][:, k])] if full is not None else np.array([])
+        if not np.isfinite(se) and spread.size > 1:  # untested: the bootstrap's spread at the pilot's size
+            se, (low, high) = float(np.std(spread, ddof=1)), np.percentile(spread, [2.5, 97.5])
         common = {
             "finding": finding["id"],
             "pilot": experiment,
             "quantity": "power" if finding.get("significance") else "same direction",
-            "effect_low": effect - 1.959963984540054 * se if np.isfinite(se) else np.nan,
-            "effect_high": effect + 1.959963984540054 * se if np.isfinite(se) else np.nan,
+            "effect_low": low,
+            "effect_high": high,
         }
         notes = [source] + (
             [f"the finding does not hold in {experiment}: this is what a study like it shows"]

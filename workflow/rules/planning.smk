@@ -1,7 +1,8 @@
 rule planning:
     """Reproduction planning (humeval.planning): the simulated power of a reproduction of each size, and of each
-    actual reproduction, to recover each finding, by a seeded cluster bootstrap of the pilot's judgements. Its own
-    rule, so that a normal run's reruns stay minimal; --config planning=false skips it."""
+    actual reproduction, to recover each finding, from a crossed random-effects model of the pilot's ratings and
+    a bootstrap of its items, at named effect bases. Its own rule, so that a normal run's reruns stay minimal;
+    --config planning=false skips it."""
     input:
         judgements="results/{study}/tidy/judgements.csv",
         participants="results/{study}/tidy/participants.csv",
