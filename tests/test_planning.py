@@ -182,6 +182,54 @@ def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three
         assert interval.low <= exact <= interval.high, (m, exact, row.to_dict())
 
 
+def test_with_no_effect_a_sign_test_holds_at_most_at_its_nominal_rate():
+    """Each of 3,000 people made one comparison, exactly half of them wins: the bootstrap's exact sign test (A wins
+    more and p < 0.05) holds at most at 2.5% within Monte Carlo error at 20, 100 and 3,000 comparisons."""
+    n = 3000
+    judgements = pd.DataFrame(
+        {
+            "side": "O",
+            "criterion": "c",
+            "participant": [f"P{x}" for x in range(n)],
+            "item": [f"I{x}" for x in range(n)],
+            "system": "A",
+            "system_b": "B",
+            "value": np.tile([1, -1], n // 2),
+            "response_type": "pairwise",
+        }
+    ).assign(judgement_id=np.arange(n))
+    metrics = [
+        {
+            "metric": "pairwise_tally",
+            "table": "tally",
+            "stats": ["wins", "losses", "sign_p"],
+            "by": ["side"],
+            "row": "{side}|{system}",
+        }
+    ]
+    finding = {
+        "id": "F1",
+        "text": "A wins more comparisons than it loses (exact sign test, p < 0.05)",
+        "comparisons": [
+            {
+                "left": {"table": "tally", "row": "{side}|A", "column": "wins"},
+                "op": ">",
+                "right": {"table": "tally", "row": "{side}|A", "column": "losses"},
+            }
+        ],
+        "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
+    }
+    data = study_data(judgements, metrics, finding, {"items": [20, 100, 3000], "simulations": 1000, "seed": 5})
+    values = pd.DataFrame(
+        {"table": "tally", "row": "O|A", "column": ["wins", "losses", "sign_p"], "value": [n / 2, n / 2, 1.0]}
+    )
+    power = plan_study(data, values)
+    rows = power[power["design"] == "planned"]
+    assert sorted(rows["items"]) == [20, 100, 3000]
+    for row in rows.itertuples():
+        assert row.ci_low <= 0.025, row
+
+
 def test_a_design_holds_each_judgement_once_per_copy_of_its_evaluator_and_of_its_item():
     # judgements: (e0, i0), (e0, i1), (e1, i1); drawn: e0 twice, e1 never; i1 twice, i0 once
     rows, a, b = copies(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0, 0]), np.array([1, 0, 1]))

@@ -61,7 +61,14 @@ apply();
 
 
 def escape(value) -> str:
-    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else html.escape(str(value))
+    """A cell's text, HTML-escaped; empty for a missing value of any kind (None, NaN, pandas' NA and NaT, which
+    would otherwise read ``<NA>``).
+
+    >>> escape(pd.NA), escape(float("nan")), escape("<b>")
+    ('', '', '&lt;b&gt;')
+    """
+    missing = value is None or (pd.api.types.is_scalar(value) and pd.isna(value))
+    return "" if missing else html.escape(str(value))
 
 
 def data_table(header: list, rows: list[str], kind: str = "") -> str:
