@@ -296,7 +296,9 @@ def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
     data = StudyData(kept=kept, tidy=kept, participants=people, exclusions=kept.iloc[:0], config=config)
     simulator = Simulator(data, "O", {("t", "people", "n"): 4.0})
     drawn_items = np.array([0, 0, 2])  # item 0 twice, item 1 never
-    sample = simulator.sample(*copies(simulator.evaluator, simulator.item, np.arange(8), drawn_items))
+    rows, evaluator_copy, item_copy = copies(simulator.evaluator, simulator.item, np.arange(8), drawn_items)
+    assert not evaluator_copy.any()
+    sample = simulator.sample(rows, item_copy)
     assert sorted(set(sample["participant"])) == [f"p{e}" for e in range(8)]  # every rater once, none copied
     assert sample.groupby("participant").size().eq(3).all()  # each with the design's three items
     assert simulator.values(sample)[("t", "people", "n")] == 4.0

@@ -93,7 +93,9 @@ def misses_with_power(found: pd.DataFrame) -> str:
         differences = part["difference_p"] if "difference_p" in part else pd.Series(float("nan"), index=part.index)
         # a miss whose effect is the original's within their errors is a miss of significance, not of the effect
         powers = [
-            power if pd.isna(p) else f"{power} (effect {'as' if p >= 0.05 else 'unlike'} the original's, p {p:.2g})"
+            power
+            if pd.isna(p)
+            else f"{power} (effect {'consistent with' if p >= 0.05 else 'unlike'} the original, p {p:.2g})"
             for power, p in zip(powers, differences)
         ]
         listed = (

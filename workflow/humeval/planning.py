@@ -259,10 +259,10 @@ def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
     """
     count = len(names)
     unique, inverse = np.unique(codes + count * copy, return_inverse=True)
-    text = [str(n) for n in names]
-    return np.array(
-        [text[u % count] if u < count else f"{text[u % count]}~{u // count}" for u in unique], dtype=object
-    )[inverse]
+    labels = np.asarray([str(n) for n in names], dtype=object)[unique % count]
+    later = unique >= count  # only later copies are written anew
+    labels[later] = [f"{name}~{k}" for name, k in zip(labels[later], unique[later] // count)]
+    return labels[inverse]
 
 
 class Simulator:
@@ -304,26 +304,22 @@ class Simulator:
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
 
-    def sample(self, rows: np.ndarray, a: np.ndarray, b: np.ndarray) -> pd.DataFrame:
-        """The judgements of one bootstrap design: the pilot's rows ``rows``, evaluator copies ``a`` and item
-        copies ``b`` relabelled as evaluators and items of their own."""
+    def sample(self, rows: np.ndarray, b: np.ndarray) -> pd.DataFrame:
+        """The judgements of one bootstrap design: the pilot's rows ``rows`` (every rater as they are) and item
+        copies ``b`` relabelled as items of their own."""
         sample = self.pilot.iloc[rows].reset_index(drop=True)
-        sample["participant"] = relabelled(self.evaluators, self.evaluator[rows], a)
         sample["item"] = relabelled(self.items, self.item[rows], b)
         sample["judgement_id"] = np.arange(len(sample))  # each copy a judgement of its own
         return sample
 
     def values(self, sample: pd.DataFrame) -> dict:
         """The metric cells of the pilot's judgements replaced by ``sample`` as {(table, row, column): value};
-        every evaluator in it is a participant with its original's metadata (``P01~2`` that of ``P01``)."""
+        every evaluator in it is a participant with the pilot's metadata of them (none for a simulated one)."""
         from humeval.metrics import metrics_study
 
         kept = pd.concat([self.others, sample], ignore_index=True) if self.with_others else sample
-        first = ~sample["participant"].duplicated().to_numpy()
-        names = sample["participant"].to_numpy()[first]
-        originals = [str(n).split("~")[0] for n in names]
-        people = self.pilot_people.reindex(pd.Index(originals, name="participant")).reset_index(drop=True)
-        people["participant"] = names
+        names = pd.unique(sample["participant"])
+        people = self.pilot_people.reindex(pd.Index(names, name="participant")).reset_index()
         people = pd.concat([self.other_people, people], ignore_index=True)
         data = self.study_data(
             kept=kept,
@@ -362,8 +358,9 @@ class Simulator:
                 warnings.simplefilter("ignore")
                 for s in range(simulations):
                     try:
-                        values = self.values(self.sample(*copies(self.evaluator, self.item, drawn_e, drawn_i[s])))
-                    except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # pingouin asserts its input
+                        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
+                        values = self.values(self.sample(rows, item_copy))
+                    except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue
                     missing = [any(np.isnan(values.get(c, np.nan)) for c in cells) for cells in cells_of]

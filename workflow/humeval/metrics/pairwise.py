@@ -25,15 +25,19 @@ def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
     >>> majority_vote(j)[["item", "vote"]].values.tolist()
     [['i', 1]]
     """
-    pairs = judgements.groupby("item")[["system", "system_b"]].nunique()
-    inconsistent = pairs[(pairs > 1).any(axis=1)]
-    if not inconsistent.empty:
-        raise HumevalError(f"item {inconsistent.index[0]!r} shows different system pairs across judgements")
-    votes = judgements.groupby("item", as_index=False).agg(
-        system=("system", "first"), system_b=("system_b", "first"), total=("value", "sum")
+    # codes and sums, not a groupby (which cost hosking's planning 14 ms a simulation); items in sorted order
+    code, items = pd.factorize(judgements["item"], sort=True)
+    first = np.full(len(items), len(code))
+    np.minimum.at(first, code, np.arange(len(code)))  # each item's first judgement
+    system, system_b = judgements["system"].to_numpy(), judgements["system_b"].to_numpy()
+    differs = (system != system[first][code]) | (system_b != system_b[first][code])
+    if differs.any():
+        bad = items[code[differs].min()]  # the first in sorted order
+        raise HumevalError(f"item {bad!r} shows different system pairs across judgements")
+    total = np.bincount(code, weights=pd.to_numeric(judgements["value"]).to_numpy(dtype=float), minlength=len(items))
+    return pd.DataFrame(
+        {"item": items, "system": system[first], "system_b": system_b[first], "vote": np.sign(total).astype(int)}
     )
-    votes["vote"] = np.sign(votes["total"]).astype(int)
-    return votes.drop(columns="total")
 
 
 def preference_scores(votes: pd.DataFrame) -> pd.Series:
@@ -146,8 +150,14 @@ def preference_shares(judgements: pd.DataFrame, focus: str) -> pd.DataFrame:
     [0.5, 0.25, 0.25]
     """
     outcomes = preference_outcomes(judgements, focus)
-    shares = pd.crosstab(outcomes["baseline"], outcomes["outcome"], normalize="index")
-    return shares.reindex(columns=list(OUTCOMES), fill_value=0.0)
+    counted = outcomes[outcomes["outcome"].notna()]  # a value other than 1, 0 and -1 is no outcome
+    baselines, baseline = np.unique(counted["baseline"].astype(str).to_numpy(), return_inverse=True)
+    outcome = pd.Categorical(counted["outcome"], categories=list(OUTCOMES)).codes
+    counts = np.bincount(baseline * len(OUTCOMES) + outcome, minlength=len(baselines) * len(OUTCOMES))
+    counts = counts.reshape(len(baselines), len(OUTCOMES)).astype(float)
+    # a cross-tabulation normalised per baseline, as pd.crosstab(normalize="index"), without its pivot table
+    # (8 ms of liu's 17 ms per planning simulation)
+    return pd.DataFrame(counts / counts.sum(axis=1, keepdims=True), index=baselines, columns=list(OUTCOMES))
 
 
 @register("metric", "preference_shares")
