@@ -182,7 +182,9 @@ def test_with_no_effect_a_valid_t_test_holds_at_most_at_its_nominal_rate():
     model = power[(power["method"] == "model") & (power["basis"] == "assumed")]
     model = model[model["evaluators"] * 10 == model["items"]]
     assert len(model) == 3
-    boot = power[power["method"] == "bootstrap"]  # all 40 people, 200 and 400 items
+    assert sorted(power.loc[power["method"] == "bootstrap", "items"]) == [400]  # beside the model: a cross-check
+    alone = planned(pilot, {"evaluators": [40], "items": [200, 400], "methods": ["bootstrap"], "simulations": 2000})
+    boot = alone[alone["method"] == "bootstrap"]  # all 40 people, 200 and 400 items
     assert sorted(boot["items"]) == [200, 400]
     for row in pd.concat([model, boot]).itertuples():
         assert row.ci_low <= 0.025, row  # the nominal rate is within (or above) the simulation's interval

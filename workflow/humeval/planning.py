@@ -724,11 +724,23 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
                 if f["id"] not in unmeasured
             ]
     simulations = planning.get("simulations", SIMULATIONS)
+    methods = planning.get("methods", ["model", "bootstrap"])
+    models = {}  # finding id -> its ModelFinding, or why it has none
+    for finding, label in zip(chosen, labels):
+        try:
+            if "model" not in methods:
+                raise NotModelled("planning.methods leaves the model out")
+            models[finding["id"]] = ModelFinding(
+                simulator, finding, label, planning.get("components", {}).get(finding["id"])
+            )
+        except NotModelled as reason:
+            models[finding["id"]] = str(reason)
     within = {}  # bootstrap designs: the pilot's people, at most its items -> results
-    for _, _, (e, i, _) in targets:
+    for design, _, (e, i, _) in targets:
         if (simulator.items_only or e == people) and i <= items:
             within.setdefault(int(i), None)
-    methods = planning.get("methods", ["model", "bootstrap"])
+    if all(isinstance(m, ModelFinding) for m in models.values()):  # the bootstrap only cross-checks the model
+        within = {i: None for i in within if i == items}
     for i in within if "bootstrap" in methods else ():
         within[i] = simulator.power(chosen, labels, i, simulations, rng)
     within = {key: result for key, result in within.items() if result is not None}
@@ -751,12 +763,8 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             if not evaluate(finding, pilot_values, label)
             else []
         )
-        try:
-            if "model" not in methods:
-                raise NotModelled("planning.methods leaves the model out")
-            model = ModelFinding(simulator, finding, label, planning.get("components", {}).get(finding["id"]))
-        except NotModelled as reason:
-            model, why = None, str(reason)
+        model = models[finding["id"]] if isinstance(models[finding["id"]], ModelFinding) else None
+        why = "" if model else models[finding["id"]]
         model_simulations, done, beyond = planning.get("simulations", MODEL_SIMULATIONS), {}, ""
         stated = ["variance components as stated in planning.components"] if model and model.stated else []
         if model and model.crossed:
