@@ -34,9 +34,22 @@ def spreadsheet_mode(frame: pd.DataFrame, order: str = "row") -> pd.Series:
     >>> spreadsheet_mode(f).tolist()
     [3]
     """
-    counts = frame.groupby(["item", "value"], as_index=False).agg(count=("value", "size"), first=(order, "min"))
-    best = counts.sort_values(["item", "count", "first"], ascending=[True, False, True]).drop_duplicates("item")
-    return best.set_index("item")["value"]
+    frame = frame[frame["item"].notna() & frame["value"].notna()]  # as a groupby leaves missing keys out
+    item, items = pd.factorize(frame["item"], sort=True)
+    value, values = pd.factorize(frame["value"])
+    pair, inverse = np.unique(item * len(values) + value, return_inverse=True)
+    count = np.bincount(inverse)
+    first = np.full(pair.size, np.inf)
+    np.minimum.at(first, inverse, pd.to_numeric(frame[order]).to_numpy(dtype=float))
+    # per item (in sorted order), the most frequent value, ties to the earliest first occurrence: a lexsort of
+    # codes where a groupby, a sort and a drop_duplicates cost santhanam's planning 9 ms a call
+    ranked = np.lexsort((first, -count, pair // len(values)))
+    first_of_item = np.ones(ranked.size, dtype=bool)
+    first_of_item[1:] = np.diff(pair[ranked] // len(values)) != 0
+    best = ranked[first_of_item]
+    return pd.Series(
+        values[pair[best] % len(values)], index=pd.Index(items[pair[best] // len(values)], name="item"), name="value"
+    )
 
 
 def unanchored_time_split(minutes: pd.Series) -> pd.Series:
