@@ -4,8 +4,12 @@ A *case* is one export and its config entry (one experiment of a study): raters 
 digits, 17-digit numbers, email addresses), system labels and experiment labels that are markup, formula cells or
 reStructuredText directives, items and free-text notes that carry raw ids, odd number spellings, a gold flag
 ``+`` that an exclusion matches on, and a HEDS datasheet whose criterion names hold RST directives and whose
-contact fields hold email addresses. A *refused* case plants one defect (an empty rater id, a judgement given
-twice, a value that is no number) and must end its study in one line. Good cases are batched four to a study
+contact fields hold email addresses. Rater ids come in other spellings in some rows (a trailing space, a zero-width
+space, full-width characters: one rater in any spelling); a free-text contact column declared ``carry_as: text``
+holds e-mail and IP addresses; labels hold mathtext and braces (a format spec in any string of a study file is
+refused before any job runs, for the whole run: tests/test_config.py). A *refused* case plants one defect (an
+empty rater id, a judgement given twice, a value that is no number, one id in two letter cases, a header given
+twice, an e-mail column not declared as text) and must end its study in one line. Good cases are batched four to a study
 (experiments O, R1, R2, R3); a refused case has a study of its own.
 """
 
@@ -32,8 +36,24 @@ MARKUP = [
     "a_ `link <javascript:alert(1)>`_",
     "Ünïcödé ＜b＞",
     '"quoted", comma',
+    r"$\frac{1}{$ $\sqrt{\sqrt{x}}$",  # mathtext, and braces where a side label meets a template
 ]
-BAD_KINDS = ("empty_id", "duplicate", "not_a_number")
+BAD_KINDS = ("empty_id", "duplicate", "not_a_number", "case_variant", "duplicate_header", "undeclared_email")
+#: Personal data in the contact column, none of which may reach an output (RFC 5737 and example.net addresses).
+CONTACTS = ("write to jane.roe@example.net", "from 192.0.2.77 at noon", "")
+HEADER = ["PROLIFIC_PID", "item", "system", "score", "gold", "note", "contact"]
+
+
+def spelled(rater: str, how: str) -> str:
+    """The same id as an export may spell it: a trailing space, a zero-width space before it, or full-width
+    characters (Unicode NFKC folds them back)."""
+    if how == "space":
+        return rater + " "
+    if how == "zero_width":
+        return "\u200b" + rater
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in rater)
+
+
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 
@@ -74,13 +94,23 @@ def case(draw, index: int, bad: str | None = None):
             for system in systems:
                 score = rng.choice(["1", "2", "3", "4", "5", " 4 ", "3.0", "+2", "1e0", ""])
                 note = rng.choice(notes).format(rater=rater, other=rng.choice(raters))
-                rows.append([rater, item, system, score, rng.choice(["", "", "+"]), note])
+                rows.append([rater, item, system, score, rng.choice(["", "", "+"]), note, rng.choice(CONTACTS)])
+    if bad is None and rng.random() < 0.5:  # one rater spelled otherwise in some of their rows
+        how = rng.choice(["space", "zero_width", "full_width"])
+        for row in rows:
+            if row[0] == raters[0] and rng.random() < 0.5:
+                row[0] = spelled(raters[0], how)
     if bad == "empty_id":
         rows[rng.randrange(len(rows))][0] = ""
     elif bad == "duplicate":
         rows.append(list(rows[rng.randrange(len(rows))]))
     elif bad == "not_a_number":
         rows[rng.randrange(len(rows))][3] = "four"
+    elif bad == "case_variant":  # one rater's id in upper case in one row: two participants or one?
+        mixed = hashlib.sha256(str(index).encode()).hexdigest()[:24]
+        rows[0][0], rows[-1][0] = mixed, mixed.upper()
+    elif bad == "undeclared_email":  # the contact column holds an e-mail address and is carried undeclared
+        rows[0][6] = CONTACTS[0]
     return {"raters": raters, "systems": systems, "rows": rows, "label": rng.choice(MARKUP), "bad": bad}
 
 
@@ -92,14 +122,14 @@ def batch(good: int, bad: int):
     )
 
 
-def csv_text(rows: list[list[str]]) -> bytes:
+def csv_text(rows: list[list[str]], duplicate_header: bool = False) -> bytes:
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["PROLIFIC_PID", "item", "system", "score", "gold", "note"])
-    writer.writerows(rows)
+    writer.writerow(HEADER + (["score"] if duplicate_header else []))
+    writer.writerows([row + [row[3]] for row in rows] if duplicate_header else rows)
     return out.getvalue().encode()
 
 
@@ -129,7 +159,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
         for k, case in enumerate(group):
             side = "O" if k == 0 else f"R{k}"
             path = f"{name}/{side}.csv"
-            data = csv_text(case["rows"])
+            data = csv_text(case["rows"], duplicate_header=case["bad"] == "duplicate_header")
             target = mirror / "github/hostile/exports" / COMMIT / path
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(data)
@@ -159,7 +189,8 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                         "criterion": "quality",
                         "value": "score",
                         "judgement": ["PROLIFIC_PID", "item", "system"],
-                        "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"]},
+                        "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"], "contact": "contact"},
+                        **({} if case["bad"] == "undeclared_email" else {"carry_as": {"contact": "text"}}),
                     },
                 }
             )

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 from helpers import CI_LIMIT, SUMMARY_LINES, copy_project, run_snakemake
-from hostile import BAD_KINDS, batch, write_batch
+from hostile import BAD_KINDS, CONTACTS, batch, write_batch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from humeval.intermediate import read_csv
@@ -43,7 +43,7 @@ def formula_cells(root) -> list[str]:
 
 def expected_means(case: dict) -> dict:
     """Mean score per system of one export, computed directly: empty scores and gold rows (``+``) left out."""
-    raw = pd.DataFrame(case["rows"], columns=["rater", "item", "system", "score", "gold", "note"])
+    raw = pd.DataFrame(case["rows"], columns=["rater", "item", "system", "score", "gold", "note", "contact"])
     kept = raw[(raw["score"].str.strip() != "") & (raw["gold"] != "+")]
     return kept.assign(score=pd.to_numeric(kept["score"].str.strip())).groupby("system")["score"].mean().to_dict()
 
@@ -108,6 +108,14 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
     assert not leaks, leaks
     for secret in ("secret.person@example.org", "Secret Person", "sensitive@example.org", "a@b.org", "c[at]d.org"):
         assert secret not in html and secret not in data
+    contacts = [c.split()[-3] if "@" not in c else c.split()[-1] for c in CONTACTS if c]  # the address itself
+    carried = {
+        str(path.relative_to(workdir)): [c for c in contacts if c in path.read_text(errors="ignore")]
+        for path in (workdir / "results").rglob("*")
+        if path.is_file() and path.suffix in {".csv", ".md", ".html", ".txt", ".log", ".rst", ".json", ".tsv"}
+    }
+    assert not any(carried.values()), {k: v for k, v in carried.items() if v}
+    assert not any(c in html or c in data for c in contacts)
     assert not formula_cells(workdir / "results"), formula_cells(workdir / "results")[:10]
     refused = {kind: sum(c["bad"] == kind for c in made["bad"].values()) for kind in BAD_KINDS}
     SUMMARY_LINES.append(

@@ -207,3 +207,24 @@ def test_an_error_raised_before_any_pseudonym_exists_quotes_no_raw_id(tmp_path):
     with pytest.raises(HumevalError, match="appears twice") as info:
         extract_study(study, {"export": str(export), "key": str(key)})
     assert PID[0] not in str(info.value) and "[removed]" in str(info.value)
+
+
+def test_an_all_digit_id_in_a_numeric_column_leaves_extraction_as_its_pseudonym():
+    """A loader that types its columns (JSON, SQLite) can hand the firewall a worker number (an all-digit id, 17
+    digits as some platforms give them) in a numeric column; the firewall scanned text only, so it left extraction
+    raw. Now every number equal to a raw id is its pseudonym, in an integer column exactly and in a float column
+    as the float the id reads as; other numbers stay numbers."""
+    from humeval.tidy import scrub_ids
+
+    ids = {"12345678901234567": "Pa", "76543210987654321": "Pb"}
+    frame = pd.DataFrame(
+        {
+            "worker": pd.Series([12345678901234567, 76543210987654321, 5], dtype="int64"),
+            "as_float": [12345678901234567.0, 1.5, 2.0],
+            "n": [3, 4, 5],
+        }
+    )
+    scrubbed = scrub_ids(frame, ids)
+    assert scrubbed["worker"].tolist() == ["Pa", "Pb", 5]
+    assert scrubbed["as_float"].tolist() == ["Pa", 1.5, 2.0]
+    assert scrubbed["n"].tolist() == [3, 4, 5] and pd.api.types.is_integer_dtype(scrubbed["n"])

@@ -178,7 +178,8 @@ def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, c
         if isinstance(value, float):
             shown = format_number(value, decimals) if pd.notna(value) else ""
             return f'<td class="num" data-sort="{escape(value)}" title="{escape(value)}">{shown}</td>'
-        return f"<td>{escape(value)}</td>"
+        text = escape(value)
+        return f'<td class="note">{text}</td>' if len(text) > 60 else f"<td>{text}</td>"  # long text: wide, not tall
 
     rows = "".join(
         f'<tr data-status="{escape(getattr(r, "status", ""))}">' + "".join(cell(v) for v in r) + "</tr>"

@@ -67,7 +67,10 @@ def as_numbers(power: pd.DataFrame) -> pd.DataFrame:
     """A ``power.csv`` as read back (every cell text but the audit's numeric columns) with its numbers as numbers."""
     numbers = [c for c in COLUMNS if c not in ("finding", "experiment", "design", "method", "basis", "quantity")]
     numbers = [c for c in numbers if c not in ("pilot", "note")]
-    return power.assign(**{c: pd.to_numeric(power[c]) for c in numbers if c in power})
+    counts = ("evaluators", "items", "judgements_per_item", "simulations", "failed")  # counts stay integers
+    return power.assign(
+        **{c: pd.to_numeric(power[c]).astype("Int64" if c in counts else float) for c in numbers if c in power}
+    )
 
 
 def findings(study: dict) -> list[dict]:

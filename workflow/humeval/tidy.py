@@ -124,9 +124,10 @@ def normalised_id(raw) -> str:
 
 
 def pseudonyms(
-    ids: pd.Series, salt: str, prefix: str = "P", template: str = "{}", source: str | pd.Series | None = None
+    ids: pd.Series, salt: str, prefix: str = "P", keyed: str = "", source: str | pd.Series | None = None
 ) -> pd.Series:
-    """:func:`pseudonym` of every id in ``ids`` (``template`` formats the raw id first), computed once per distinct
+    """:func:`pseudonym` of every id in ``ids`` (keyed as ``keyed`` + the raw id: a literal, never a format
+    template, since it holds a side label from config), computed once per distinct
     id: a million judgements by two thousand raters cost two thousand HMACs, not a million. Ids are text: a
     missing or empty id is refused in one line naming ``source`` (the export, or each row's file) and the row
     (never a participant ``nan``, nor two people merged into one ``""``). Each id is read as
@@ -155,7 +156,7 @@ def pseudonyms(
             "participant or two? Make the export's ids consistent",
             file=source if isinstance(source, str) else None,
         )
-    names = np.array([pseudonym(template.format(raw), salt, prefix) for raw in distinct], dtype=object)
+    names = np.array([pseudonym(f"{keyed}{raw}", salt, prefix) for raw in distinct], dtype=object)
     collected = _IDS.get()
     if collected is not None:
         for raw, name in zip(distinct, names):
@@ -300,9 +301,16 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     if not scanned:
         return frame
     anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
+    numeric = {
+        int(raw.strip()): name for raw, name in scanned.items() if raw.strip().isascii() and raw.strip().isdigit()
+    }
     changed = {}
     for column in frame.columns:
-        if column in NOT_SCANNED or pd.api.types.is_numeric_dtype(frame[column]):
+        if column in NOT_SCANNED:
+            continue
+        if pd.api.types.is_numeric_dtype(frame[column]):  # an all-digit id read as a number (a worker number)
+            if numeric and not pd.api.types.is_bool_dtype(frame[column]):
+                changed.update(numeric_ids_replaced(frame[column], numeric))
             continue
         codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
         if not len(distinct):
@@ -322,6 +330,27 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
             values[codes == -1] = None
             changed[column] = pd.Series(values, index=frame.index, dtype=object)
     return frame.assign(**changed) if changed else frame
+
+
+def numeric_ids_replaced(cells: pd.Series, numeric: dict[int, str]) -> dict[str, pd.Series]:
+    """``{column: cells}`` with every number equal to an all-digit raw id (``numeric``: id as an int -> its
+    pseudonym) replaced by the pseudonym, the column then text; empty where none is there. Integers are compared
+    exactly; a float column (where a 17-digit id has lost its last digits) as the float each id reads as.
+
+    >>> numeric_ids_replaced(pd.Series([7, 12345678901234567], name="x"), {12345678901234567: "P1"})["x"].tolist()
+    [7, 'P1']
+    """
+    if pd.api.types.is_integer_dtype(cells):
+        hits = cells.isin(list(numeric))
+        lookup = numeric
+    else:
+        lookup = {float(key): name for key, name in numeric.items()}
+        hits = cells.isin(list(lookup))
+    if not hits.any():
+        return {}
+    out = cells.astype(object)
+    out[hits] = [lookup[value] for value in cells[hits].tolist()]
+    return {cells.name: out}
 
 
 def rater_numbers(frame: pd.DataFrame) -> pd.Series:

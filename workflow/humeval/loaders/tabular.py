@@ -288,7 +288,7 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
             "judgement needs its rater (drop such rows with where, or name another participant column)",
             file=path,
         )
-    participant = pseudonyms(rater, salt[0], template=f"{salt[1]}:{{}}", source=path)
+    participant = pseudonyms(rater, salt[0], keyed=f"{salt[1]}:", source=path)
     source = raw
     spec = options["participant"]
     if not (isinstance(spec, dict) and {"from", "file_pattern", "value"} & set(spec)):
