@@ -4,7 +4,7 @@ In one invocation it measures the floor once (one Python process importing panda
 krippendorff, matplotlib.pyplot and textacy and reading every raw file; the best of three), then, for the working
 tree and, with ``--before REF``, for that git revision, each in a fresh copy whose own package the runs import:
 a cold run of all enabled studies (the best of three, each from no results; all three wall times and the CPU
-time of all processes of the best), a no-op run, and reruns after a figure option, a published number, an edit
+time of all processes of the best), the same with ``--config planning=false`` (what planning adds), a no-op run, and reruns after a figure option, a published number, an edit
 of ``figures.py`` and of a loader. Each is printed in seconds and as a ratio to the floor.
 
 For the working tree it also times a cold run as on a machine with a SLURM client but no controller
@@ -131,6 +131,14 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     for tsv in sorted((work / "results/benchmarks/planning").glob("*.tsv")):  # the last cold run's planning jobs
         wall = float(tsv.read_text().splitlines()[-1].split("\t")[0])
         rows.append((f"  planning job, {tsv.stem.split('-')[0]} (Snakemake's benchmark)", wall))
+    without = []
+    for _ in range(3):  # what planning adds: the same cold runs with --config planning=false
+        shutil.rmtree(work / "results", ignore_errors=True)
+        without.append(timed(snakemake + ["--config", "planning=false"], work, env))
+    rows.append(("cold run, planning=false, best of 3", min(without)))
+    rows.append((f"  (planning adds {cold / min(without):.2f}x to the cold run)", None))
+    shutil.rmtree(work / "results", ignore_errors=True)
+    timed(snakemake, work, env)  # the reruns below start from a complete run
     rows.append(("no-op run, best of 3", best_of(3, snakemake, work, env)))
     hosking = work / "config/studies/hosking-2022-paraphrase-meaning.yaml"
     edit_yaml(hosking, lambda s: s["figures"][0].update(title="benchmark title"))

@@ -84,8 +84,11 @@ def main():
             found,
             "Findings per experiment",
             (
-                "Each finding of the original (claims and planning findings) in every experiment: whether it holds, and "
-                "for a reproduction the simulated power a study of its size had to recover it (95% Wilson interval)."
+                "Each finding of the original (claims and planning findings) in every experiment: whether it holds, "
+                "its effect (the smallest margin of its comparisons) with the 95% interval its own test gives, and for "
+                "a reproduction the p of its effect's difference from the original's (difference_p: below 0.05, "
+                "outside the original's prediction interval) and the simulated power a study of its size had to "
+                "recover the finding at the basis power_basis (95% Wilson interval; docs/planning.md)."
             ),
         ),
         out.claims_html: (
