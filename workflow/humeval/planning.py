@@ -268,6 +268,34 @@ def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
     return labels[inverse]
 
 
+def needed_entries(data, entries: list[dict], expected: set) -> list[dict]:
+    """The metric entries among ``entries`` that write one of the ``expected`` cells, run once each on the
+    study's data: every simulation runs only those (liu's planning ran the two reproduction entries of its
+    figure2 in every simulation of the original, two thirds of its cost). All of them where one reads earlier
+    entries' cells (``cell_arithmetic``) or where one cannot run alone."""
+    from humeval.metrics import StudyData, metrics_study
+
+    if any(entry["metric"] == "cell_arithmetic" for entry in entries):
+        return entries
+    kept = []
+    for entry in entries:
+        alone = StudyData(
+            kept=data.kept,
+            tidy=data.tidy,
+            participants=data.participants,
+            exclusions=data.exclusions,
+            published=data.published,
+            config=dict(data.config, metrics=[entry]),
+        )
+        try:
+            cells = metrics_study(alone)
+        except (HumevalError, ValueError, KeyError):
+            return entries
+        if set(zip(cells["table"], cells["row"], cells["column"])) & expected:
+            kept.append(entry)
+    return kept
+
+
 class Simulator:
     """The pilot side's kept judgements, coded once, and the study's metric entries that compute the findings'
     cells: :meth:`values` recomputes them from any frame of the pilot's shape, :meth:`power` bootstraps its
@@ -293,7 +321,8 @@ class Simulator:
         self.pilot_people = self.pilot_people.reindex(pd.Index(self.evaluators, name="participant"))
         self.other_people = people[~on_side]
         tables = {cell[0] for cell in expected}
-        config = dict(data.config, metrics=[m for m in data.config.get("metrics", []) if m["table"] in tables])
+        entries = [m for m in data.config.get("metrics", []) if m["table"] in tables]
+        config = dict(data.config, metrics=needed_entries(data, entries, set(expected)))
         self.data, self.config, self.study_data, self.expected = data, config, StudyData, expected
         # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
         # other sides' judgements beside it; the cells must be the study's either way
