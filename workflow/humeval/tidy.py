@@ -362,10 +362,18 @@ def rater_numbers(frame: pd.DataFrame) -> pd.Series:
     >>> rater_numbers(frame).tolist()
     [1, 2, 1, 1]
     """
-    key = frame["side"].astype(str) + "\0" + frame["participant"].astype(str)
-    first = ~key.duplicated()
-    numbers = first.astype("int64").groupby(frame["side"], sort=False).cumsum()
-    return key.map(dict(zip(key[first], numbers[first]))).astype("int64")
+    import numpy as np
+
+    # integer codes of (side, participant), not a concatenated string key (0.5 s at 10^6 judgements)
+    side, _ = pd.factorize(frame["side"])
+    person, people = pd.factorize(frame["participant"])
+    pair, _ = pd.factorize(side.astype("int64") * max(1, len(people)) + person)
+    first = np.zeros(len(pair), dtype=bool)
+    first[np.unique(pair, return_index=True)[1]] = True
+    numbers = pd.Series(first.astype("int64")).groupby(side, sort=False).cumsum().to_numpy()
+    per_pair = np.zeros(pair.max() + 1 if len(pair) else 0, dtype="int64")
+    per_pair[pair[first]] = numbers[first]
+    return pd.Series(per_pair[pair], index=frame.index, dtype="int64")
 
 
 def order_columns(frame: pd.DataFrame, required: list[str]) -> pd.DataFrame:
@@ -385,12 +393,15 @@ def check_encodable(frame: pd.DataFrame, source: str) -> None:
     """
     for column in frame.columns:
         cells = frame[column]
-        if pd.api.types.is_numeric_dtype(cells):
+        if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
             continue
-        text = pd.Series([str(cell) for cell in cells.dropna().tolist()], index=cells.dropna().index, dtype=object)
+        values = cells.to_numpy(dtype=object)
+        # one join of the column's text (a missing cell joins as "nan"), encoded once: a str() and a test for
+        # missing of each of 10^6 cells cost 0.65 s
         try:
-            "".join(text.tolist()).encode("utf-8")
+            "".join(map(str, values.tolist())).encode("utf-8")
         except UnicodeEncodeError:
+            text = pd.Series([str(v) for v in values], index=cells.index, dtype=object)[~pd.isna(values)]
             row = next(k for k, cell in text.items() if cell.encode("utf-8", "ignore").decode() != cell)
             raise HumevalError(
                 f"column {column!r} row {row}: text that is not valid Unicode (a lone surrogate); fix the export",
