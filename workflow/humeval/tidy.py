@@ -396,10 +396,14 @@ def check_encodable(frame: pd.DataFrame, source: str) -> None:
         if pd.api.types.is_numeric_dtype(cells) or pd.api.types.is_bool_dtype(cells):
             continue
         values = cells.to_numpy(dtype=object)
-        # one join of the column's text (a missing cell joins as "nan"), encoded once: a str() and a test for
-        # missing of each of 10^6 cells cost 0.65 s
+        # one join of the column's text, encoded once (a str() and a test for missing of each of 10^6 cells cost
+        # 0.65 s): a text column's cells as they are, missing ones empty; any other column's as str() gives them
+        strings = isinstance(cells.dtype, pd.StringDtype)  # every cell a str or missing
+        text = cells.fillna("").tolist() if strings else map(str, values.tolist())
         try:
-            "".join(map(str, values.tolist())).encode("utf-8")
+            joined = "".join(text)
+            if not joined.isascii():  # ASCII text holds no surrogate: most columns end here
+                joined.encode("utf-8")
         except UnicodeEncodeError:
             text = pd.Series([str(v) for v in values], index=cells.index, dtype=object)[~pd.isna(values)]
             row = next(k for k, cell in text.items() if cell.encode("utf-8", "ignore").decode() != cell)
