@@ -8,6 +8,7 @@ times the pilot's size; with no effect, a valid test holds at most at its nomina
 import numpy as np
 import pandas as pd
 import pytest
+from planning_cases import T_TEST_FINDING, T_TEST_METRICS
 from scipy.stats import norm, ttest_ind
 
 from humeval.crossed_model import (
@@ -78,47 +79,14 @@ def crossed_pilot(rng, people, items, per_item, effect, truth=TRUTH):
     return frame.assign(judgement_id=np.arange(len(frame)))
 
 
-METRICS = [
-    {
-        "metric": "describe",
-        "table": "means",
-        "by": ["side", "system"],
-        "stats": ["mean"],
-        "row": "{side}",
-        "column": "{system}",
-    },
-    {
-        "metric": "significance",
-        "table": "tests",
-        "by": ["side"],
-        "compare": "system",
-        "pairs": [["A", "B"]],
-        "row": "{side}",
-        "tests": [{"test": "student_t", "columns": {"statistic": "t", "p": "p"}}],
-    },
-]
-FINDING = {
-    "id": "F1",
-    "text": "A is rated higher than B (Student t, p < 0.05)",
-    "comparisons": [
-        {
-            "left": {"table": "means", "row": "{side}", "column": "A"},
-            "op": ">",
-            "right": {"table": "means", "row": "{side}", "column": "B"},
-        }
-    ],
-    "significance": {"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
-}
-
-
 def planned(judgements, planning):
     from humeval.metrics import metrics_study
 
     config = {
         "name": "synthetic-2026-crossed",
         "experiments": [{"id": "O"}],
-        "metrics": METRICS,
-        "planning": {"labels": {"original": "O"}, "findings": [FINDING], **planning},
+        "metrics": T_TEST_METRICS,
+        "planning": {"labels": {"original": "O"}, "findings": [T_TEST_FINDING], **planning},
     }
     empty = pd.DataFrame(columns=["judgement_id"])
     data = StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)

@@ -6,6 +6,14 @@ itself, by hand."""
 import numpy as np
 import pandas as pd
 import pytest
+from planning_cases import (
+    SIGN_TEST_FINDING,
+    SIGN_TEST_METRICS,
+    T_TEST_FINDING,
+    T_TEST_METRICS,
+    one_comparison_each,
+    sign_test_cells,
+)
 
 from humeval.metrics import StudyData
 from humeval.planning import copies, plan_study, smallest_sufficient
@@ -53,37 +61,7 @@ def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
     rng = np.random.default_rng(1)
     n = EVALUATORS * ITEMS
     judgements = crossed(rng, rng.normal(0.4, 1, n), rng.normal(0.0, 1, n))
-    metrics = [
-        {
-            "metric": "describe",
-            "table": "means",
-            "by": ["side", "system"],
-            "stats": ["mean"],
-            "row": "{side}",
-            "column": "{system}",
-        },
-        {
-            "metric": "significance",
-            "table": "tests",
-            "by": ["side"],
-            "compare": "system",
-            "pairs": [["A", "B"]],
-            "row": "{side}",
-            "tests": [{"test": "student_t", "columns": {"statistic": "t", "p": "p"}}],
-        },
-    ]
-    finding = {
-        "id": "F1",
-        "text": "A is rated higher than B (Student t, p < 0.05)",
-        "comparisons": [
-            {
-                "left": {"table": "means", "row": "{side}", "column": "A"},
-                "op": ">",
-                "right": {"table": "means", "row": "{side}", "column": "B"},
-            }
-        ],
-        "significance": {"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
-    }
+    metrics, finding = T_TEST_METRICS, T_TEST_FINDING
     sizes = [2, 4, 8]  # x 10 items: 20, 40 and 80 ratings per system
     data = study_data(
         judgements, metrics, finding, {"evaluators": sizes, "items": [10], "simulations": 1000, "seed": 3}
@@ -124,53 +102,14 @@ def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three
 
     rng = np.random.default_rng(2)
     n = 3000
-    values = np.where(rng.random(n) < 0.65, 1, -1)
-    judgements = pd.DataFrame(
-        {
-            "side": "O",
-            "criterion": "c",
-            "participant": [f"P{x}" for x in range(n)],
-            "item": [f"I{x}" for x in range(n)],
-            "system": "A",
-            "system_b": "B",
-            "value": values,
-            "response_type": "pairwise",
-        }
-    ).assign(judgement_id=np.arange(n))
-    metrics = [
-        {
-            "metric": "pairwise_tally",
-            "table": "tally",
-            "stats": ["wins", "losses", "sign_p"],
-            "by": ["side"],
-            "row": "{side}|{system}",
-        }
-    ]
-    finding = {
-        "id": "F1",
-        "text": "A wins more comparisons than it loses against B (exact sign test, p < 0.05)",
-        "comparisons": [
-            {
-                "left": {"table": "tally", "row": "{side}|A", "column": "wins"},
-                "op": ">",
-                "right": {"table": "tally", "row": "{side}|A", "column": "losses"},
-            }
-        ],
-        "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
-    }
+    judgements = one_comparison_each(np.where(rng.random(n) < 0.65, 1, -1))
+    metrics, finding = SIGN_TEST_METRICS, SIGN_TEST_FINDING
     sizes = [20, 30, 50]
     data = study_data(judgements, metrics, finding, {"items": sizes, "simulations": 1000, "seed": 4})
     share = (judgements["value"] > 0).mean()  # the pilot's own win share, which is resampled
     assert share == pytest.approx(0.65, abs=0.02)
     wins = int((judgements["value"] > 0).sum())
-    metric_values = pd.DataFrame(
-        {
-            "table": "tally",
-            "row": "O|A",
-            "column": ["wins", "losses", "sign_p"],
-            "value": [wins, n - wins, binomtest(wins, n).pvalue],
-        }
-    )
+    metric_values = sign_test_cells(wins, n, binomtest(wins, n).pvalue)
     power = plan_study(data, metric_values)
     for m in sizes:
         exact = sum(binom.pmf(k, m, share) for k in range(m + 1) if k > m - k and binomtest(k, m).pvalue < 0.05)
@@ -186,43 +125,10 @@ def test_with_no_effect_a_sign_test_holds_at_most_at_its_nominal_rate():
     """Each of 3,000 people made one comparison, exactly half of them wins: the bootstrap's exact sign test (A wins
     more and p < 0.05) holds at most at 2.5% within Monte Carlo error at 20, 100 and 3,000 comparisons."""
     n = 3000
-    judgements = pd.DataFrame(
-        {
-            "side": "O",
-            "criterion": "c",
-            "participant": [f"P{x}" for x in range(n)],
-            "item": [f"I{x}" for x in range(n)],
-            "system": "A",
-            "system_b": "B",
-            "value": np.tile([1, -1], n // 2),
-            "response_type": "pairwise",
-        }
-    ).assign(judgement_id=np.arange(n))
-    metrics = [
-        {
-            "metric": "pairwise_tally",
-            "table": "tally",
-            "stats": ["wins", "losses", "sign_p"],
-            "by": ["side"],
-            "row": "{side}|{system}",
-        }
-    ]
-    finding = {
-        "id": "F1",
-        "text": "A wins more comparisons than it loses (exact sign test, p < 0.05)",
-        "comparisons": [
-            {
-                "left": {"table": "tally", "row": "{side}|A", "column": "wins"},
-                "op": ">",
-                "right": {"table": "tally", "row": "{side}|A", "column": "losses"},
-            }
-        ],
-        "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
-    }
+    judgements = one_comparison_each(np.tile([1, -1], n // 2))
+    metrics, finding = SIGN_TEST_METRICS, SIGN_TEST_FINDING
     data = study_data(judgements, metrics, finding, {"items": [20, 100, 3000], "simulations": 1000, "seed": 5})
-    values = pd.DataFrame(
-        {"table": "tally", "row": "O|A", "column": ["wins", "losses", "sign_p"], "value": [n / 2, n / 2, 1.0]}
-    )
+    values = sign_test_cells(n // 2, n, 1.0)
     power = plan_study(data, values)
     rows = power[power["design"] == "planned"]
     assert sorted(rows["items"]) == [20, 100, 3000]
