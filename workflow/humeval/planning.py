@@ -124,16 +124,23 @@ def finding_cells(finding: dict, side_label: str) -> list[tuple[str, str, str]]:
     ]
 
 
-def evaluate(finding: dict, values: dict, label: str) -> bool:
-    """Whether ``finding`` holds on the side labelled ``label`` given ``values`` {(table, row, column): number}."""
-    from humeval.qra.claims import claim_holds
+def operands(values: dict, label: str):
+    """The operand reader of a finding on the side labelled ``label``: a number as it is, a cell ``{table, row,
+    column}`` (``{side}`` replaced by ``label``) from ``values``, NaN where it has none."""
 
     def operand(spec):
         if isinstance(spec, (int, float)):
             return float(spec)
         return values.get(tuple(str(spec[k]).format(side=label) for k in ("table", "row", "column")), float("nan"))
 
-    return claim_holds(finding, operand)[0]
+    return operand
+
+
+def evaluate(finding: dict, values: dict, label: str) -> bool:
+    """Whether ``finding`` holds on the side labelled ``label`` given ``values`` {(table, row, column): number}."""
+    from humeval.qra.claims import claim_holds
+
+    return claim_holds(finding, operands(values, label))[0]
 
 
 def margin(finding: dict, values: dict, label: str) -> float:
@@ -143,12 +150,7 @@ def margin(finding: dict, values: dict, label: str) -> float:
     >>> margin({"comparisons": [{"left": 3, "op": ">", "right": 1}, {"left": 2, "op": "<", "right": 2.5}]}, {}, "O")
     0.5
     """
-
-    def operand(spec):
-        if isinstance(spec, (int, float)):
-            return float(spec)
-        return values.get(tuple(str(spec[k]).format(side=label) for k in ("table", "row", "column")), float("nan"))
-
+    operand = operands(values, label)
     return min(
         operand(c["left"]) - operand(c["right"])
         if c["op"].startswith(">")
@@ -180,6 +182,10 @@ def effect_and_error(finding: dict, values: dict, label: str) -> tuple[float, fl
     return effect, abs(effect) / float(norm.isf(p / 2))
 
 
+#: The normal quantile of a 95% two-sided interval, the one every effect interval here has.
+Z95 = 1.959963984540054
+
+
 def consistency(finding: dict, values: dict, original: str, label: str) -> dict:
     """A finding's effect on the side labelled ``label`` with the 95% interval its own test gives
     (:func:`effect_and_error`), and, for a reproduction, whether it is consistent with the original's (labelled
@@ -202,8 +208,8 @@ def consistency(finding: dict, values: dict, original: str, label: str) -> dict:
     effect, se = effect_and_error(finding, values, label)
     out = {
         "effect": effect,
-        "effect_low": effect - 1.959963984540054 * se,
-        "effect_high": effect + 1.959963984540054 * se,
+        "effect_low": effect - Z95 * se,
+        "effect_high": effect + Z95 * se,
     }
     if label != original:
         d_o, se_o = effect_and_error(finding, values, original)
@@ -539,18 +545,9 @@ class ModelFinding:
 
     def power(self, lay, effect: float, simulations: int, rng) -> dict:
         """Simulated and analytic power (or probability of the same direction, untested) at one design and
-        effect: ``held``, ``failed`` (a p that cannot be computed), ``analytic``, ``sd`` of the difference and the
-        minimum detectable effect ``mde`` at 80%."""
-        from scipy.stats import norm
-
-        from humeval.crossed_model import (
-            analytic_power,
-            mean_difference_sd,
-            minimum_detectable,
-            naive_standard_error,
-            simulate,
-            two_sample_t,
-        )
+        effect: ``held``, ``failed`` (a p that cannot be computed), ``analytic`` (:meth:`analytic_at`) and the
+        minimum detectable effect ``mde`` at 80% (:meth:`mde`)."""
+        from humeval.crossed_model import simulate, two_sample_t
 
         means = self.planned_means(effect)
         held = failed = 0
@@ -566,14 +563,7 @@ class ModelFinding:
             else:
                 held += int((direction & (p < self.alpha)).sum())
                 failed += int(np.isnan(p).sum())
-        sd = mean_difference_sd(lay, self.components, 0, 1)
-        df = lay.group.size - 2
-        if self.test is None:
-            analytic, mde = float(norm.sf(-effect / sd)), float(norm.ppf(0.8) * sd)
-        else:
-            se = naive_standard_error(lay, self.components, 0, 1)
-            analytic, mde = analytic_power(effect, sd, se, df, self.alpha), minimum_detectable(sd, se, df, self.alpha)
-        return {"held": held, "failed": failed, "analytic": analytic, "sd": sd, "mde": mde}
+        return {"held": held, "failed": failed, "analytic": self.analytic_at(lay, effect), "mde": self.mde(lay)}
 
     def analytic_at(self, lay, effect: float) -> float:
         """The analytic power (or probability of the same direction) at ``effect``."""
@@ -586,6 +576,19 @@ class ModelFinding:
             return float(norm.sf(-effect / sd))
         se = naive_standard_error(lay, self.components, 0, 1)
         return analytic_power(effect, sd, se, lay.group.size - 2, self.alpha)
+
+    def mde(self, lay) -> float:
+        """The smallest effect the design recovers with 80% power (untested: in the same direction 80% of the
+        time)."""
+        from scipy.stats import norm
+
+        from humeval.crossed_model import mean_difference_sd, minimum_detectable, naive_standard_error
+
+        sd = mean_difference_sd(lay, self.components, 0, 1)
+        if self.test is None:
+            return float(norm.ppf(0.8) * sd)
+        se = naive_standard_error(lay, self.components, 0, 1)
+        return minimum_detectable(sd, se, lay.group.size - 2, self.alpha)
 
     def check(self, lay, values, mean_a, mean_b, p):
         """The vectorised cells of one simulated data set equal the study's own metric entries run on it (the
@@ -785,7 +788,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
     full = within.get(items)
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
-        low, high = effect - 1.959963984540054 * se, effect + 1.959963984540054 * se
+        low, high = effect - Z95 * se, effect + Z95 * se
         spread = full[3][:, k][np.isfinite(full[3][:, k])] if full is not None else np.array([])
         if not np.isfinite(se) and spread.size > 1:  # untested: the bootstrap's spread at the pilot's size
             se, (low, high) = float(np.std(spread, ddof=1)), np.percentile(spread, [2.5, 97.5])

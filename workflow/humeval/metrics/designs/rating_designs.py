@@ -82,6 +82,21 @@ def subgroup_members(participants: pd.DataFrame, subgroup: str, *, time_split: s
     return people.loc[keep, "participant"]
 
 
+def mean_squares(matrix: np.ndarray) -> tuple[np.float64, np.float64, np.float64]:
+    """The two-way ANOVA mean squares of an items x raters matrix (complete, one rating a cell): rows (MSR),
+    raters (MSC) and error (MSE). By hand for the example: row means 1.5, 3, 5.5 about 10/3, MSR = 2 x 8.1667 / 2.
+
+    >>> [round(float(x), 4) for x in mean_squares(np.array([[1.0, 2], [3, 3], [5, 6]]))]
+    [8.1667, 0.6667, 0.1667]
+    """
+    n, k = matrix.shape
+    grand = matrix.mean()
+    msr = k * ((matrix.mean(axis=1) - grand) ** 2).sum() / (n - 1)
+    msc = n * ((matrix.mean(axis=0) - grand) ** 2).sum() / (k - 1)
+    mse = (((matrix - grand) ** 2).sum() - msr * (n - 1) - msc * (k - 1)) / ((n - 1) * (k - 1))
+    return msr, msc, mse  # numpy scalars: a degenerate matrix gives inf or nan, as before, not an exception
+
+
 def agreement_p_value(matrix: np.ndarray, coefficient: float) -> tuple[float, float]:
     """p-value of ICC(A,k) > 0 as R's ``irr::icc`` computes it (McGraw & Wong 1996), which pingouin lacks:
     F = MSR / MSE with denominator df from Satterthwaite's approximation at the estimated coefficient,
@@ -95,11 +110,7 @@ def agreement_p_value(matrix: np.ndarray, coefficient: float) -> tuple[float, fl
     from scipy import stats
 
     n, k = matrix.shape
-    grand = matrix.mean()
-    msr = k * ((matrix.mean(axis=1) - grand) ** 2).sum() / (n - 1)
-    msc = n * ((matrix.mean(axis=0) - grand) ** 2).sum() / (k - 1)
-    sse = ((matrix - grand) ** 2).sum() - msr * (n - 1) - msc * (k - 1)
-    mse = sse / ((n - 1) * (k - 1))
+    msr, msc, mse = mean_squares(matrix)
     a = k * coefficient / (n * (1 - coefficient))
     b = 1 + k * coefficient * (n - 1) / (n * (1 - coefficient))
     v = (a * msc + b * mse) ** 2 / ((a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1)))
@@ -131,10 +142,7 @@ def icc(frame: pd.DataFrame) -> dict:
     sums = np.bincount(cell, weights=frame["value"].to_numpy(dtype=float), minlength=counts.size)
     matrix = (sums / counts).reshape(len(items), len(raters))
     n, k = matrix.shape
-    grand = matrix.mean()
-    msr = k * ((matrix.mean(axis=1) - grand) ** 2).sum() / (n - 1)
-    msc = n * ((matrix.mean(axis=0) - grand) ** 2).sum() / (k - 1)
-    mse = (((matrix - grand) ** 2).sum() - msr * (n - 1) - msc * (k - 1)) / ((n - 1) * (k - 1))
+    msr, msc, mse = mean_squares(matrix)
     consistency = (msr - mse) / msr
     agreement = (msr - mse) / (msr + (msc - mse) / n)
     p_consistency = float(stats.f.sf(msr / mse, n - 1, (n - 1) * (k - 1)))
