@@ -10,6 +10,7 @@ from importlib import metadata
 
 import pytest
 
+import humeval
 from humeval.summary import RUN_PACKAGES
 
 pytestmark = pytest.mark.e2e
@@ -20,6 +21,7 @@ def test_the_run_page_names_the_versions_code_and_configs_that_made_the_numbers(
     stamp = datetime.datetime.strptime(run["date"], "%Y-%m-%dT%H:%M:%SZ")
     assert abs(datetime.datetime.now() - stamp) < datetime.timedelta(days=1)
     assert run["python"] == platform.python_version()
+    assert run["humeval-repro"] == humeval.__version__  # the release (tests/test_release.py: CHANGELOG, CITATION)
     assert {p: run[p] for p in RUN_PACKAGES} == {p: metadata.version(p) for p in RUN_PACKAGES}
     assert run["code_version"] == (full_run / "results/code_version.txt").read_text().split()[3]
     assert len(run["config_digest"]) == 64 and int(run["config_digest"], 16) >= 0

@@ -452,14 +452,13 @@ RUN_PACKAGES = (
     "choix",
     "google-re2",
     "PyYAML",
-    "humeval-repro",
 )
 
 
 def run_metadata(code_version: str, config: dict, study_files: list[str | Path]) -> pd.DataFrame:
-    """The conditions of this run (``results/summary/run.csv``): the date (UTC), Python and each of
-    :data:`RUN_PACKAGES`' version, the code version, and ``config_digest``, the sha256 over the main config as the
-    run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, as the
+    """The conditions of this run (``results/summary/run.csv``): the date (UTC), the release
+    (``humeval.__version__``), Python and each of :data:`RUN_PACKAGES`' version, the code version, and
+    ``config_digest``, the sha256 over the main config as the run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, as the
     summary job read them, so that a reviewer knows what made the numbers."""
     import datetime
     import hashlib
@@ -470,8 +469,11 @@ def run_metadata(code_version: str, config: dict, study_files: list[str | Path])
     digest = hashlib.sha256(json.dumps(config, sort_keys=True, default=str).encode())
     for path in study_files:
         digest.update(Path(path).read_bytes())
+    from humeval import __version__
+
     rows = [
         ("date", datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")),
+        ("humeval-repro", __version__),  # the code that ran (an editable install's metadata keeps its install's)
         ("python", platform.python_version()),
     ]
     for package in RUN_PACKAGES:
