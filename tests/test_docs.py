@@ -80,3 +80,40 @@ def test_a_renamed_parameter_says_in_one_line_what_to_rename():
     entry = vocabulary.entries("loader")["qualtrics_survey"]
     message = vocabulary.check_entry(entry, {"range": [1, 6]}, "extract.2.params")
     assert message == "key extract.2.params.range: renamed to 'scale' (same meaning): rename the key"
+
+
+#: Each command of the README, and the file that runs it (with the text there that does): the test fails when a
+#: command is added without a runner, or a runner stops running it.
+README_COMMANDS = {
+    "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements.txt -e . && "
+    ".venv/bin/python -m snakemake --cores 4": ("tests/conftest.py", "result = run_snakemake(workdir, env=env)"),
+    "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements-dev.txt -e . && "
+    ".venv/bin/python -m pytest": (
+        ".ci/run",
+        (
+            "python3 -m venv .venv && .venv/bin/python -m pip install -r requirements-dev.txt -e . && "
+            ".venv/bin/python -m pytest"
+        ),
+    ),
+    ".venv/bin/python -m snakemake --cores 4 --config raw_mirror=../shared/raw": (
+        "tests/test_e2e_new_study.py",
+        '"--config", f"raw_mirror={TEST_MIRROR}"',
+    ),
+    "HUMEVAL_RAW_MIRROR=../shared/raw .venv/bin/python -m pytest": (".ci/run", 'export HUMEVAL_RAW_MIRROR="$mirror"'),
+    ".venv/bin/python -m snakemake --directory .test --cores 2": ("tests/test_code_health.py", '"--directory"'),
+    ".venv/bin/python -m snakemake --report results/report.html": (
+        "tests/conftest.py",
+        '"--report", "results/report.html"',
+    ),
+}
+
+
+def test_the_readme_is_short_and_each_of_its_commands_is_run_by_a_test_or_ci():
+    readme = (REPO / "README.md").read_text()
+    assert len(readme.encode()) < 8000
+    blocks = re.findall(r"```bash\n(.*?)```", readme, re.DOTALL)
+    commands = [line.split(" #")[0].strip() for block in blocks for line in block.splitlines()]
+    commands = [c for c in commands if c and not c.startswith("#")]
+    assert set(commands) == set(README_COMMANDS), set(commands) ^ set(README_COMMANDS)
+    for command, (path, runs) in README_COMMANDS.items():
+        assert runs in (REPO / path).read_text(), f"{path} no longer runs {command!r}"

@@ -16,7 +16,7 @@ try:
 except ImportError as exc:
     raise WorkflowError(
         f"the package humeval is not importable ({exc}): install it into the environment Snakemake runs in, "
-        "`pip install -e .` from the clone (README, Quickstart; docs/deployment.md for a module)"
+        "`pip install -e .` from the clone (README, Run and test; docs/deployment.md for a module)"
     ) from None
 
 # One line naming the file and the key for a mistake (humeval.config), then Snakemake's own validation, which also
