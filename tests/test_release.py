@@ -15,7 +15,7 @@ import humeval
 def newest_release():
     """The first ``## [x.y.z] - date`` heading of CHANGELOG.md (Keep a Changelog), as (version, date)."""
     return re.search(
-        r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", (REPO / "CHANGELOG.md").read_text(), re.M
+        r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$", (REPO / "CHANGELOG.md").read_text(), re.MULTILINE
     ).groups()
 
 
