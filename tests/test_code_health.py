@@ -115,3 +115,17 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     for system, values in mus.items():
         assert interval[(system, "mu_low")] == pytest.approx(np.percentile(values, 2.5), abs=1e-9)
         assert interval[(system, "mu_high")] == pytest.approx(np.percentile(values, 97.5), abs=1e-9)
+
+
+def test_the_hosted_ci_workflow_runs_what_ci_and_the_readme_run():
+    """.github/workflows/main.yml (the catalogue's form) runs the lint checks, the README's .test command and
+    .ci/run itself, so that what runs here is what a hosted CI runs."""
+    import yaml
+
+    jobs = yaml.safe_load((REPO / ".github/workflows/main.yml").read_text())["jobs"]
+    runs = {name: "\n".join(step.get("run", "") for step in job["steps"]) for name, job in jobs.items()}
+    readme = (REPO / "README.md").read_text()
+    dot_test_command = ".venv/bin/python -m snakemake --directory .test --cores 2"
+    assert dot_test_command in readme and dot_test_command in runs["testing"]
+    assert "pytest -m checks" in runs["linting"]
+    assert "bash .ci/run" in runs["test-suite"] and jobs["test-suite"]["needs"] == ["linting", "testing"]
