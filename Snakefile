@@ -14,3 +14,12 @@ module humeval:
 
 
 use rule * from humeval
+
+
+onsuccess:
+    # the console's closing summary: where the report is, and one line per study (humeval.front_page; a module's
+    # onsuccess does not run, so a consumer workflow adds these lines to its own, docs/deployment.md)
+    from humeval.front_page import closing_lines
+
+    for line in closing_lines("results/summary/verdict.csv"):
+        logger.info(line)

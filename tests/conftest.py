@@ -34,6 +34,7 @@ def full_run(tmp_path_factory):
     workdir = copy_project(tmp_path_factory.mktemp("full"))
     result = run_snakemake(workdir, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    (workdir / "console.txt").write_text(result.stdout + result.stderr)  # what the user saw (test_e2e_console)
     report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
     return workdir

@@ -20,6 +20,7 @@ pytestmark = pytest.mark.e2e
 NEW_STUDY = "example-2026-another-ranking"
 #: The tests that read the shared full run, less those that make runs of their own (faults, reruns, module, SLURM).
 FULL_RUN_TESTS = [
+    "test_e2e_console.py",
     "test_e2e_evidence.py",
     "test_e2e_finch.py",
     "test_e2e_hosking.py",
@@ -71,6 +72,7 @@ def test_adding_a_study_and_an_experiment_breaks_no_test_of_the_full_run(tmp_pat
     workdir = extended_project(tmp_path)
     result = run_snakemake(workdir, env=env)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    (workdir / "console.txt").write_text(result.stdout + result.stderr)
     report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
     assert (workdir / f"results/{NEW_STUDY}/numbers.csv").is_file()

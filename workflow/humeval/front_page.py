@@ -193,3 +193,26 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             ),
         ]
     )
+
+
+def closing_lines(verdict_csv) -> list[str]:
+    """The end of a run's console (the workflow's ``onsuccess``): where the report is, then one line per study of
+    ``summary/verdict.csv``: its findings that hold, its published numbers recomputed, and its folder. Nothing
+    where the run did not write the summary (a single target).
+
+    >>> import io
+    >>> closing_lines(io.StringIO("study,findings_hold,numbers_match\\ns,3 of 3 (R1),11 of 11\\n"))[1]
+    's: findings 3 of 3 (R1) hold; 11 of 11 published numbers match; results/s/'
+    """
+    from pathlib import Path
+
+    from humeval.intermediate import read_csv
+
+    if isinstance(verdict_csv, str | Path) and not Path(verdict_csv).is_file():
+        return []
+    verdicts = read_csv(verdict_csv).fillna("")
+    lines = ["Done. The report: snakemake --report results/report.html; per study:"]
+    for row in verdicts.itertuples(index=False):
+        held = f"findings {row.findings_hold} hold" if row.findings_hold else "no findings stated"
+        lines.append(f"{row.study}: {held}; {row.numbers_match} published numbers match; results/{row.study}/")
+    return lines

@@ -1,0 +1,118 @@
+"""A Snakemake logger plugin (``--logger humeval``, set in profiles/default): a run's console in one line per job.
+
+Snakemake's default console prints about 20 lines per job (the rule, its files, the reason, timestamps, the
+progress), 1,112 lines for a cold run of the six studies. This handler prints, per finished job, the overall
+progress, its study and its stage (``[25/63] liu-2021-dexperts-fluency, job 5: metrics``), and
+passes everything else through Snakemake's own formatting: errors, warnings, a job's error report, a dry run's
+whole output, and any message it does not know as start-up noise. The workflow's ``onsuccess`` prints the closing
+summary (one line per study). Installed with the package (setup.py); measured cost in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from dataclasses import dataclass
+
+from snakemake_interface_logger_plugins.base import LogHandlerBase
+from snakemake_interface_logger_plugins.common import LogEvent
+from snakemake_interface_logger_plugins.settings import LogHandlerSettingsBase
+
+#: Start-up and scheduling messages of Snakemake 9 that say nothing a reader of a run needs (printed in full by
+#: the default logger, ``--logger`` left out); any other message is shown.
+QUIET_PREFIXES = (
+    "Building DAG of jobs",
+    "Using shell:",
+    "Provided cores:",
+    "Provided resources:",
+    "Rules claiming more threads",
+    "Select jobs to execute",
+    "Execute ",
+    "Assuming unrestricted shared filesystem usage",
+    "host:",
+    "Using profile",
+    "Job stats:",
+    "Complete log(s):",
+    "Conda environments: ignored",
+    "Singularity containers: ignored",
+    "Elapsed time:",
+)
+#: The events this handler summarises (one line per finished job); the others are formatted as Snakemake does.
+SUMMARISED = {
+    LogEvent.JOB_INFO,
+    LogEvent.JOB_STARTED,
+    LogEvent.JOB_FINISHED,
+    LogEvent.PROGRESS,
+    LogEvent.SHELLCMD,
+    LogEvent.RESOURCES_INFO,
+    LogEvent.RUN_INFO,
+    LogEvent.WORKFLOW_STARTED,
+    LogEvent.RULEGRAPH,
+}
+
+
+@dataclass
+class LogHandlerSettings(LogHandlerSettingsBase):
+    """No settings: the plugin reads Snakemake's own (``--quiet``, ``--dry-run``, ``--nocolor``)."""
+
+
+class LogHandler(LogHandlerBase):
+    """One line per finished job, with the run's progress and the job's study and stage."""
+
+    def __post_init__(self) -> None:
+        self.jobs: dict[int, tuple[str, str]] = {}  # jobid -> (study or "", rule)
+        self.done_per_study: dict[str, int] = {}
+        self.done, self.total = 0, 0
+        self.stream = sys.stdout if self.common_settings.stdout else sys.stderr
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            event = getattr(record, "event", None)
+            if self.common_settings.dryrun or record.levelno >= logging.WARNING:
+                self.write(self.format(record))
+            elif event == LogEvent.JOB_INFO:
+                self.jobs[record.jobid] = ((record.wildcards or {}).get("study", ""), record.rule_name)
+            elif event == LogEvent.RUN_INFO:
+                self.total = getattr(record, "stats", {}).get("total", 0)
+                self.write(f"{self.total} jobs to run")
+            elif event == LogEvent.PROGRESS:
+                self.total = record.total
+            elif event == LogEvent.JOB_FINISHED:
+                self.finished(*self.jobs.pop(record.job_id, ("", "job")))
+            elif event not in SUMMARISED and not str(record.msg or "").startswith(QUIET_PREFIXES):
+                self.write(self.format(record))
+        except Exception:  # noqa: BLE001 - as logging.StreamHandler.emit: a handler never raises into Snakemake
+            self.handleError(record)
+
+    def finished(self, study: str, rule: str) -> None:
+        self.done += 1
+        where = rule
+        if study:
+            self.done_per_study[study] = self.done_per_study.get(study, 0) + 1
+            where = f"{study}, job {self.done_per_study[study]}: {rule}"
+        self.write(f"[{self.done}/{self.total or '?'}] {where}")
+
+    def write(self, text: str) -> None:
+        if text:
+            self.stream.write(text.rstrip("\n") + "\n")
+            self.stream.flush()
+
+    @property
+    def writes_to_stream(self) -> bool:
+        return True
+
+    @property
+    def writes_to_file(self) -> bool:
+        return False
+
+    @property
+    def has_filter(self) -> bool:
+        return False  # Snakemake's own filter applies --quiet
+
+    @property
+    def has_formatter(self) -> bool:
+        return False  # Snakemake's own formatter renders what is passed through
+
+    @property
+    def needs_rulegraph(self) -> bool:
+        return False
