@@ -339,8 +339,41 @@ class Simulator:
                 continue
             differing = [c for c, v in expected.items() if not np.isclose(identity.get(c, np.nan), v, equal_nan=True)]
             if not differing:
+                self.totals = None if self.with_others else self.item_totals()
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
+
+    def item_totals(self):
+        """Each metric entry's item-totals form (:mod:`humeval.metrics.item_totals`) and the columns of the pilot's
+        items it reads, where every entry has one; else None (each draw runs the metrics)."""
+        from humeval.metrics.item_totals import ITEM_TOTALS
+
+        entries = self.config.get("metrics", [])
+        if not entries or any(entry["metric"] not in ITEM_TOTALS for entry in entries):
+            return None
+        pilot = self.study_data(
+            kept=self.pilot,
+            tidy=self.pilot,
+            participants=self.pilot_people.reset_index(),
+            exclusions=self.data.exclusions.iloc[:0],
+            published=self.data.published,
+            config=self.config,
+        )
+        forms = []
+        for entry in entries:
+            params = {key: v for key, v in entry.items() if key not in ("metric", "description")}
+            form = ITEM_TOTALS[entry["metric"]](pilot, **params)
+            forms.append((form, pd.Index(self.items).get_indexer(form.items)))
+        return forms
+
+    def vectorised_values(self, drawn: np.ndarray) -> dict:
+        """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items)."""
+        multiplicity = np.zeros((len(drawn), len(self.items)))
+        np.add.at(multiplicity, (np.repeat(np.arange(len(drawn)), drawn.shape[1]), drawn.ravel()), 1.0)
+        values = {}
+        for form, columns in self.totals:
+            values.update(form.values(multiplicity[:, columns]))
+        return values
 
     def sample(self, rows: np.ndarray, b: np.ndarray) -> pd.DataFrame:
         """The judgements of one bootstrap design: the pilot's rows ``rows`` (every rater as they are) and item
@@ -370,6 +403,23 @@ class Simulator:
         cells = metrics_study(data)
         return dict(zip(zip(cells["table"], cells["row"], cells["column"]), cells["value"]))
 
+    def checked_totals(self, drawn_e: np.ndarray, drawn: np.ndarray) -> bool:
+        """Whether draws are computed by the item-totals forms: where every entry has one, and only after they gave
+        the metrics' own cells on the draw ``drawn`` (to 1e-9; the job fails otherwise)."""
+        if self.totals is None:
+            return False
+        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn)
+        own = self.values(self.sample(rows, item_copy))
+        mine = {cell: value[0] for cell, value in self.vectorised_values(drawn[None, :]).items()}
+        differing = [
+            cell
+            for cell in set(own) | set(mine)
+            if not np.isclose(own.get(cell, np.nan), mine.get(cell, np.nan), rtol=0, atol=1e-9, equal_nan=True)
+        ]
+        if differing:
+            raise HumevalError(f"planning: the item-totals forms differ from the metrics at {sorted(differing)[:3]}")
+        return True
+
     def power(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng):
         """For each finding of ``chosen`` (evaluated on its side label), over ``simulations`` bootstrap designs of
         all the pilot's people (each once: a rater copied would agree perfectly with itself) and ``items`` drawn
@@ -390,14 +440,18 @@ class Simulator:
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
         changed = np.zeros(len(chosen), dtype=bool)  # whether any simulation moved a cell the finding reads
         margins = np.full((simulations, len(chosen)), np.nan)
+        vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i)
         logging.disable(logging.INFO)  # the metrics' notes, once per simulation, would flood the job's log
         try:
             with warnings.catch_warnings():  # so would pingouin's and scipy's warnings of a degenerate draw
                 warnings.simplefilter("ignore")
                 for s in range(simulations):
                     try:
-                        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
-                        values = self.values(self.sample(rows, item_copy))
+                        if vectorised:
+                            values = {cell: value[s] for cell, value in vectorised.items()}
+                        else:
+                            rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
+                            values = self.values(self.sample(rows, item_copy))
                     except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue

@@ -1,0 +1,88 @@
+"""The item-totals forms (humeval.metrics.item_totals) against the metrics they stand for: on random resamples of
+a small pilot's items (each drawn item with all its judgements, a copy relabelled as an item of its own, as
+planning's bootstrap draws them), every cell equals the registered metric's on the resampled frame, and a cell the
+metric leaves out (a system no drawn item shows) is NaN."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from humeval.metrics import StudyData
+from humeval.metrics.item_totals import ITEM_TOTALS
+from humeval.vocabulary import function
+
+SYSTEMS = [{"code": "a", "label": "A"}, {"code": "b", "label": "B"}, {"code": "c", "label": "C"}]
+
+
+def pairwise_pilot(rng, items=12, raters=3, pairs=(("a", "b"), ("c", "a"), ("b", "c"))):
+    rows = []
+    for i in range(items):
+        first, second = pairs[i % len(pairs)]
+        for r in range(raters):
+            rows.append({"item": f"i{i}", "participant": f"p{r}", "system": first, "system_b": second})
+    frame = pd.DataFrame(rows)
+    frame["value"] = rng.choice([-1, 0, 1], size=len(frame))
+    return frame.assign(side="O", response_type="pairwise", judgement_id=np.arange(len(frame)).astype(str))
+
+
+def rank_pilot(rng, items=10):
+    rows = []
+    for i in range(items):
+        for r, order in enumerate(rng.permuted(np.tile([1, 2, 3], (2, 1)), axis=1)):
+            rows += [
+                {"item": f"s{i}", "participant": f"p{r}", "system": s, "value": int(v)} for s, v in zip("abc", order)
+            ]
+    frame = pd.DataFrame(rows)
+    return frame.assign(side="O", response_type="rank", judgement_id=np.arange(len(frame)).astype(str))
+
+
+CASES = {
+    "relative_preference": (
+        pairwise_pilot,
+        {"table": "t", "side": "O", "column": "pref", "score_column": "score", "per_appearance_suffix": " per"},
+    ),
+    "preference_shares": (
+        lambda rng: pairwise_pilot(rng, pairs=(("a", "b"), ("c", "a"), ("a", "c"))),
+        {"table": "t", "side": "O", "focus": "a", "columns": {"focus": "win", "equal": "tie", "baseline": "loss"}},
+    ),
+    "rank_table": (
+        rank_pilot,
+        {"table": "t", "sides": [{"side": "O", "avg_column": "avg", "counts_column": "r{rank}"}]},
+    ),
+}
+
+
+def resampled(pilot: pd.DataFrame, drawn: np.ndarray, items: np.ndarray) -> pd.DataFrame:
+    """The judgements of the drawn items (codes into ``items``), each copy an item of its own."""
+    parts = [pilot[pilot["item"] == items[code]].assign(item=f"{items[code]}~{k}") for k, code in enumerate(drawn)]
+    return pd.concat(parts, ignore_index=True)
+
+
+def cells(frame: pd.DataFrame) -> dict:
+    return dict(zip(zip(frame["table"], frame["row"], frame["column"]), frame["value"]))
+
+
+@pytest.mark.parametrize("metric", sorted(CASES))
+def test_an_item_totals_form_gives_its_metrics_cells_on_every_resample(metric):
+    rng = np.random.default_rng(7)
+    make, params = CASES[metric]
+    pilot = make(rng)
+    data = StudyData(pilot, pilot, pd.DataFrame(), pd.DataFrame(), config={"systems": SYSTEMS})
+    form = ITEM_TOTALS[metric](data, **params)
+    identity = {c: v[0] for c, v in form.values(np.ones((1, len(form.items)))).items()}
+    assert identity == pytest.approx(cells(function("metric", metric)(data, **params)), rel=1e-12)
+    draws = rng.integers(0, len(form.items), size=(40, len(form.items)))
+    draws[0] = 0  # one item drawn every time: systems it does not show are left out
+    multiplicity = np.zeros((len(draws), len(form.items)))
+    np.add.at(multiplicity, (np.repeat(np.arange(len(draws)), draws.shape[1]), draws.ravel()), 1.0)
+    mine = form.values(multiplicity)
+    for s, drawn in enumerate(draws):
+        sample = resampled(pilot, drawn, form.items)
+        resample = StudyData(sample, sample, pd.DataFrame(), pd.DataFrame(), config={"systems": SYSTEMS})
+        theirs = cells(function("metric", metric)(resample, **params))
+        for cell, values in mine.items():
+            if cell in theirs:
+                assert values[s] == pytest.approx(theirs[cell], rel=1e-12, abs=1e-12), (s, cell)
+            else:
+                assert np.isnan(values[s]), (s, cell)
+        assert set(theirs) <= set(mine)
