@@ -3,6 +3,7 @@ a full disk in a job, and hypothesis-generated study files (wrong types, missing
 strings) through the config checks that ``snakemake -n`` runs."""
 
 import copy
+import re
 import zipfile
 from pathlib import Path
 
@@ -57,7 +58,17 @@ HOSTILE = st.one_of(
     st.floats(allow_nan=True, allow_infinity=True),
     st.text(max_size=30),
     st.sampled_from(
-        ["</script><img src=x onerror=alert(1)>", "../../etc/passwd", "=cmd|' /C calc'!A0", "1e999", "{x}"]
+        [
+            "</script><img src=x onerror=alert(1)>",
+            "../../etc/passwd",
+            "=cmd|' /C calc'!A0",
+            "1e999",
+            "{x}",
+            "{system:>300000000}",  # a format width that would write gigabytes
+            "{system.__class__}",  # a field reaching into an attribute
+            "{stat:d}",
+            r"$\frac{1}{$",  # unbalanced mathtext
+        ]
     ),
     st.lists(st.text(max_size=5), max_size=3),
     st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
@@ -97,15 +108,20 @@ def mutated_study(draw):
 
 
 CASES = {"ran": 0, "valid": 0, "refused": 0}
+#: YAML 1.1 spellings of integers (octal, base 60, underscores, hexadecimal, a sign): a study file is read as YAML
+#: 1.2 core, where 010 is ten and 1:20 and 1_000 are text (refused where a number is needed).
+YAML11 = {"010": 10, "0o10": 8, "0x1F": 31, "+12": 12, "1:20": None, "1_000": None, "0b11": None}
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(study=mutated_study())
-def test_generated_study_files_end_in_one_clear_line_or_load(tmp_path, study):
+@given(study=mutated_study(), spelling=st.sampled_from(sorted(YAML11)))
+def test_generated_study_files_end_in_one_clear_line_or_load(tmp_path, study, spelling):
     from humeval.config import load_study
 
     path = Path(tmp_path) / "example-2025-ranking.yaml"
-    path.write_text(yaml.safe_dump(study, sort_keys=False, allow_unicode=True))
+    # one integer of the file spelled as YAML 1.1 writes it, unquoted
+    text = re.sub(r"(?m)^(\s+[a-z_]+: )(\d+)$", lambda m: m.group(1) + spelling, yaml.safe_dump(study), count=1)
+    path.write_text(text)
     CASES["ran"] += 1
     try:
         load_study(path)
@@ -115,12 +131,38 @@ def test_generated_study_files_end_in_one_clear_line_or_load(tmp_path, study):
         assert "\n" not in str(exc) and str(path) in str(exc)
 
 
-def test_report_how_many_generated_study_files_ran():
-    if CASES["ran"]:
-        SUMMARY_LINES.append(
-            f"config fuzzing: {CASES['ran']} generated study files, {CASES['refused']} refused in one line, "
-            f"{CASES['valid']} valid, no internal error"
-        )
+def test_the_generated_study_files_were_both_loaded_and_refused():
+    """After the generated test (it runs first in this module): every file either loaded or was refused, and the
+    generator made both kinds (a mutation that always broke, or never did, would test nothing)."""
+    if not CASES["ran"]:
+        pytest.skip("runs after test_generated_study_files_end_in_one_clear_line_or_load")
+    assert CASES["ran"] >= 300 and CASES["valid"] + CASES["refused"] == CASES["ran"]
+    assert CASES["valid"] > 0 and CASES["refused"] > 0, CASES
+    SUMMARY_LINES.append(
+        f"config fuzzing: {CASES['ran']} generated study files, {CASES['refused']} refused in one line, "
+        f"{CASES['valid']} valid, no internal error"
+    )
+
+
+@pytest.mark.parametrize(("spelling", "value"), sorted(YAML11.items()))
+def test_a_yaml_1_1_integer_is_read_as_yaml_1_2_or_refused_in_one_line(tmp_path, spelling, value):
+    """The template's published total of 10 rankings, spelled otherwise: YAML 1.2 reads 010 as ten (YAML 1.1: eight)
+    and loads; 0o10, 0x1F and +12 are 8, 31 and 12, which the counts (summing to 10) refuse; 1:20, 1_000 and 0b11
+    are text (YAML 1.1: 80, 1000, 3), refused as not an integer. Each refusal is one line naming the key."""
+    from humeval.config import load_study
+
+    path = tmp_path / "example-2025-ranking.yaml"
+    text = (REPO / "config/studies/_template.yaml").read_text()
+    assert "\n    total: 10\n" in text
+    path.write_text(text.replace("\n    total: 10\n", f"\n    total: {spelling}\n", 1))
+    if value == 10:
+        assert load_study(path)["published_aggregates"][0]["total"] == 10
+        return
+    with pytest.raises(HumevalError) as refused:
+        load_study(path)
+    message = str(refused.value)
+    assert "\n" not in message and "key published_aggregates.0" in message
+    assert f"expected total {value}" in message if value is not None else "is not of type 'integer'" in message
 
 
 @pytest.mark.parametrize(
