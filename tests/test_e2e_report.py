@@ -254,3 +254,63 @@ def test_markup_in_a_config_or_an_export_never_runs_in_the_report(tmp_path):
     # shown as text: the escaped label is in the page's table, not as an element
     ranks = (workdir / "results/example-2025-ranking/tables/ranks.html").read_text()
     assert "Source &lt;/script&gt;&lt;img" in ranks and "<img src=x" not in ranks
+
+
+CARD = """
+const tables = [...document.querySelectorAll("table.card")].map(t =>
+  [...t.querySelectorAll("tbody tr")].map(tr => [...tr.cells].map(td => [td.innerText.trim(), td.className])));
+return [tables, document.documentElement.scrollWidth, window.innerWidth];
+"""
+HOLDS_WORDS = {"yes": ("holds", "match"), "no": ("does not hold", "mismatch"), "not measured": ("not measured", "")}
+
+
+def test_each_studys_verdict_card_says_what_held_what_each_reproduction_could_see_and_why_numbers_differ(
+    full_run, tmp_path
+):
+    """The card at the top of each study's section, read in the browser at 1280x800 and 1920x1080, against the
+    files it summarises: each finding's text and its state per experiment (findings.csv, coloured), each
+    reproduction's power with its interval or the reason there is none, and the mismatches grouped by diagnosis
+    (numbers.csv: the groups' counts add up to the study's mismatches); no column wider than the window."""
+    browser_or_skip()
+    found = rows_of(full_run / "results/summary/findings.csv")
+    shots = full_run / "results/screenshots"
+    shots.mkdir(exist_ok=True)
+    with headless_chromium(str(tmp_path / "profile")) as browser:
+        for study in configured_studies(full_run):
+            own = [f for f in found if f["study"] == study]
+            audit = rows_of(full_run / "results" / study / "numbers.csv")
+            for width, height in ((1280, 800), (1920, 1080)):
+                browser.resize(width, height)
+                browser.goto((full_run / "results/summary" / f"card-{study}.html").as_uri())
+                tables, scroll_width, inner_width = browser.run(CARD)
+                assert scroll_width <= inner_width, (study, width, scroll_width)  # nothing cut off the right edge
+                browser.screenshot(shots / f"card-{study}-{width}x{height}.png")
+            mismatches = tables[-1] if tables and tables[-1] and tables[-1][0][0][0].isdigit() else []
+            assert sum(int(row[0][0]) for row in mismatches) == sum(a["status"] == "mismatch" for a in audit)
+            if not own:
+                continue
+            findings, reproductions = tables[0], tables[1]
+            experiments = list(dict.fromkeys(f["experiment"] for f in own))
+            texts = list(dict.fromkeys((f["finding"], f["text"]) for f in own))
+            assert [row[0][0] for row in findings] == [f"{text}{finding}" for finding, text in texts]
+            for row, (finding, _) in zip(findings, texts, strict=True):
+                state = {f["experiment"]: f for f in own if f["finding"] == finding}
+                expected = []
+                for e in experiments:
+                    holds = state[e]["holds"] if e in state else "not measured"
+                    words, kind = HOLDS_WORDS[holds]
+                    p = state[e]["difference_p"] if e in state else ""
+                    if holds == "no" and p:  # a miss: is the effect the original's?
+                        words += f" (effect {'consistent with' if float(p) >= 0.05 else 'unlike'} the original's, "
+                        words += f"p {float(p):.2g})"
+                    expected.append([words, kind])
+                assert [cell for cell in row[1:]] == expected, (study, finding)
+            shown = [row[-1][0] for row in reproductions]
+            expected = []
+            for f in [f for e in experiments[1:] for f in own if f["experiment"] == e]:  # per reproduction
+                if f["power"]:
+                    interval = f" [{float(f['power_low']):.2f}, {float(f['power_high']):.2f}]" if f["power_low"] else ""
+                    expected.append(f"{float(f['power']):.2f}{interval} at the {f['power_basis']} effect")
+                else:
+                    expected.append(f["power_note"][0].upper() + f["power_note"][1:])
+            assert shown == expected, study

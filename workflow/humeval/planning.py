@@ -805,7 +805,8 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             )
         else:
             note = (
-                f"{reproduction}'s size is unknown (its judgements are not public): give planning.sizes.{reproduction}"
+                f"{reproduction}'s size is unknown: its judgements are not public (planning.sizes.{reproduction} can "
+                "state it)"
             )
             rows += [
                 {

@@ -142,7 +142,9 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         return {"power_note": planned["note"].iloc[0] if not planned.empty else "no planning for this finding"}
     record = hit.iloc[0]
     if record["pilot"] == experiment:
-        return {"power_note": f"resampled from {experiment} itself: observed power, not shown"}
+        return {
+            "power_note": f"not shown: planned from {experiment}'s own judgements, its power would restate its p-value"
+        }
     if pd.isna(record["power"]):
         return {"power_note": record["note"]}
     basis = record.get("basis", "observed")

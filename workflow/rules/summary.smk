@@ -89,6 +89,16 @@ rule summary:
             category="Summary",
             labels={"study": "all", "table": "run", "kind": "provenance"},
         ),
+        cards=[
+            report(
+                f"results/summary/card-{study}.html",
+                caption="../report/verdict_card.rst",
+                category=study,
+                subcategory="at a glance",
+                labels={"study": study, "table": "verdict card", "kind": "verdict"},
+            )
+            for study in STUDIES
+        ],
     log:
         "results/logs/summary/summary.log",
     benchmark:

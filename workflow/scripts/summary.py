@@ -24,6 +24,7 @@ from humeval.summary import (
     with_retrospective_power,
 )
 from humeval.tables import frame_markdown
+from humeval.verdict_card import verdict_card_html
 
 
 def main():
@@ -134,6 +135,9 @@ def main():
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
     )
     Path(out.overview).write_text(overview_rst(verdicts, audits, raw, misses_with_power(found)))
+    for study, card in zip(studies, out.cards, strict=True):
+        own = found[found["study"] == study] if "study" in found else found.iloc[:0]
+        Path(card).write_text(verdict_card_html(study, own, audits[study], powers.get(study)))
     # the study files as this job reads them; not inputs, so that editing a title reruns no summary
     files = [study_path(snakemake.config, name) for name in studies]
     metadata = run_metadata(code_version, snakemake.config, files)

@@ -1,0 +1,142 @@
+"""A study's verdict card (``results/summary/card-<study>.html``, at the top of its section in the report): which
+findings held in which experiment, what each reproduction could have seen (its size and its power to recover each
+finding, with the interval), and why published numbers differ (the mismatches grouped by diagnosis, each with its
+count, reason and evidence class in words). Read from ``summary/findings.csv``, the study's ``numbers.csv`` and
+``planning/power.csv``; every text through :func:`humeval.html_tables.escape`.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.html_tables import EVIDENCE, STYLE, escape
+
+#: A finding's state in an experiment (``findings.csv``'s ``holds``), as the card says it, and its colour class.
+HOLDS = {"yes": ("holds", "match"), "no": ("does not hold", "mismatch"), "not measured": ("not measured", "")}
+#: The evidence classes of a diagnosis (docs/audit.md), in words.
+EVIDENCE_WORDS = {
+    "reproduced": "the paper computed it otherwise: a published-mode variant gives the printed number",
+    "explained": "it cannot be recomputed from the public data (the evidence is given)",
+    "hypothesis": "a plausible cause, not verified",
+}
+CARD_STYLE = STYLE + (
+    "h2{font-size:1rem;margin:1rem 0 .3rem}td.finding{max-width:40rem;white-space:normal}"
+    "td.mismatch{font-weight:600}span.id{color:#6b7280;font-size:.75rem;margin-left:.3rem}"
+    "table.card{margin-bottom:.4rem}p.legend{font-size:.8rem;color:#4b5563}"
+)
+
+
+def missed_effect(holds, difference_p) -> str:
+    """For a finding that does not hold where both experiments were tested: whether the reproduction's effect is
+    the original's within their errors (the p of their difference, :func:`humeval.planning.consistency`): a miss
+    with the original's effect is a miss of significance, not of the effect."""
+    if holds != "no" or difference_p is None or pd.isna(difference_p):
+        return ""
+    return f" (effect {'consistent with' if difference_p >= 0.05 else 'unlike'} the original's, p {difference_p:.2g})"
+
+
+def findings_table(found: pd.DataFrame) -> tuple[str, list[str]]:
+    """Findings (their text) x experiments: holds / does not hold / not measured, coloured; the experiments."""
+    experiments = list(dict.fromkeys(found["experiment"]))
+    head = "".join(f"<th>{escape(e)}</th>" for e in experiments)
+    rows = []
+    for (finding, text), part in found.groupby(["finding", "text"], sort=False):
+        state = dict(zip(part["experiment"], part["holds"]))
+        difference = dict(zip(part["experiment"], part["difference_p"]))
+        cells = ""
+        for experiment in experiments:
+            words, kind = HOLDS.get(state.get(experiment, "not measured"), (state.get(experiment), ""))
+            words += missed_effect(state.get(experiment), difference.get(experiment))
+            cells += f'<td class="{kind}">{escape(words)}</td>'
+        rows.append(f'<tr><td class="finding">{escape(text)}<span class="id">{escape(finding)}</span></td>{cells}</tr>')
+    table = f'<table class="card"><thead><tr><th>finding</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    return table, experiments
+
+
+def size_of(power: pd.DataFrame | None, experiment: str) -> str:
+    """A reproduction's real size from its planning rows: people x items x judgements per item, or ""."""
+    if power is None or power.empty:
+        return ""
+    rows = power[(power["design"] == experiment) & power["evaluators"].notna()]
+    if rows.empty:
+        return ""
+    row = rows.iloc[0]
+    return f"{int(row['evaluators'])} people x {int(row['items'])} items x {int(row['judgements_per_item'])} per item"
+
+
+def power_cell(row) -> str:
+    """A finding's power in a reproduction with its 95% interval and basis, or the plain reason there is none."""
+    if pd.notna(row.power):
+        basis = f" at the {row.power_basis} effect" if isinstance(row.power_basis, str) and row.power_basis else ""
+        interval = f" [{row.power_low:.2f}, {row.power_high:.2f}]" if pd.notna(row.power_low) else ""
+        return f"{row.power:.2f}{interval}{basis}"
+    note = row.power_note if isinstance(row.power_note, str) and row.power_note else "not estimated"
+    return note[0].upper() + note[1:]
+
+
+def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.DataFrame | None) -> str:
+    """Per reproduction (every experiment after the first): its size, and per finding its power to recover it."""
+    rows = []
+    for experiment in experiments[1:]:
+        size = size_of(power, experiment) or "size not known (its judgements are not public)"
+        own = found[found["experiment"] == experiment]
+        for k, row in enumerate(own.itertuples(index=False)):
+            first = f'<td rowspan="{len(own)}">{escape(experiment)}</td><td rowspan="{len(own)}">{escape(size)}</td>'
+            rows.append(
+                f"<tr>{first if k == 0 else ''}<td>{escape(row.finding)}</td>"
+                f'<td class="finding">{escape(power_cell(row))}</td></tr>'
+            )
+    head = "<tr><th>reproduction</th><th>size</th><th>finding</th><th>power to recover it</th></tr>"
+    return f'<table class="card"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>' if rows else ""
+
+
+def mismatch_groups(audit: pd.DataFrame) -> str:
+    """The mismatches grouped by diagnosis: count, evidence class in words, the reason, the cells (up to three)."""
+    mismatched = audit[audit["status"] == "mismatch"]
+    rows = []
+    for note, part in mismatched.groupby(mismatched["note"].fillna(""), sort=False):
+        match = EVIDENCE.match(note)
+        evidence, reason = (match.group(1), note[match.end() :]) if match else ("", note)
+        cells = ", ".join(f"{t} {r} / {c}" for t, r, c in part[["table", "row", "column"]].head(3).to_numpy())
+        more = f" and {len(part) - 3} more" if len(part) > 3 else ""
+        rows.append(
+            f'<tr><td class="num">{len(part)}</td><td class="finding">{escape(reason or "no diagnosis")}</td>'
+            f"<td>{escape(EVIDENCE_WORDS.get(evidence, evidence))}</td><td>{escape(cells + more)}</td></tr>"
+        )
+    if not rows:
+        return "<p>Every published number the raw data can determine is reproduced.</p>"
+    head = "<tr><th>numbers</th><th>why they differ</th><th>evidence</th><th>cells</th></tr>"
+    return f'<table class="card"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+
+
+def verdict_card_html(study: str, found: pd.DataFrame, audit: pd.DataFrame, power: pd.DataFrame | None) -> str:
+    """The card's page (module docstring). ``found``: the study's rows of ``findings.csv``."""
+    counts = audit["status"].value_counts()
+    unrecomputed = audit.loc[audit["status"] == "published_only", "unrecomputed"].value_counts()
+    parts = [f"<h1>{escape(study)}: verdict</h1>"]
+    if found.empty:
+        parts.append("<p>The study states no findings.</p>")
+    else:
+        table, experiments = findings_table(found)
+        parts += ["<h2>Which findings held</h2>", table, "<h2>What each reproduction could have seen</h2>"]
+        parts.append(reproductions_table(found, experiments, power) or "<p>No reproduction of these findings.</p>")
+    matched, mismatched = int(counts.get("match", 0)), int(counts.get("mismatch", 0))
+    parts += [
+        "<h2>Why published numbers differ</h2>",
+        (
+            f"<p>{matched} of {matched + mismatched} printed numbers the raw data can determine are reproduced; "
+            f"{int(counts.get('published_only', 0))} are not recomputed ({int(unrecomputed.get('no_raw_data', 0))} for "
+            f"want of raw data, {int(unrecomputed.get('no_measure', 0))} for want of a measure).</p>"
+        ),
+        mismatch_groups(audit),
+        (
+            '<p class="legend">Colours: green holds or reproduced, red does not hold or differs, no colour not '
+            "measured. Power: the probability that a study of the reproduction's size recovers the finding, at the "
+            "safeguard effect (the lower limit of the original effect's 60% interval) unless stated, with its 95% "
+            "interval (docs/planning.md). Evidence: reproduced, explained or hypothesis (docs/audit.md).</p>"
+        ),
+    ]
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><title>{escape(study)}: verdict</title>'
+        f"<style>{CARD_STYLE}</style></head><body>{''.join(parts)}</body></html>\n"
+    )
