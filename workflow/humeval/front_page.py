@@ -183,10 +183,8 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             "Verdict per study",
             "-----------------",
             "",
-            "Findings that hold (`summary-findings.html`_), printed numbers matched and those left unrecomputed for",
-            "want of raw data or of a measure (`summary-audit.html`_), QRA3 CV* (%); all in `summary-verdict.html`_.",
-            "Each study's section opens with its card (*at a glance*): each finding by its text, each reproduction's",
-            "power to recover it, and why published numbers differ.",
+            "Findings that hold (`summary-findings.html`_), numbers matched or unrecomputed (`summary-audit.html`_),",
+            "QRA3 CV* (%). Each study opens with its card (*at a glance*): findings, power, why numbers differ.",
             "",
             *body,
             (
