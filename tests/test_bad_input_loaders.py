@@ -9,7 +9,7 @@ from helpers import FIXTURES, REPO
 from test_loader_abc_eval_json import GROUPS, evaluation
 from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_forms, write_key
 from test_loader_prolific_webapp_sqlite import make_database, make_items
-from test_surveys import PARAMS as QUALTRICS_PARAMS
+from test_rating_designs import PARAMS as QUALTRICS_PARAMS
 
 from humeval.errors import HumevalError
 from humeval.studyfile import read_yaml

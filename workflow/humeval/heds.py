@@ -78,7 +78,7 @@ def depth(value, limit: int) -> int:
     return deepest
 
 
-def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[str]]:
+def read_datasheet(path: str | Path) -> tuple[dict[str, dict[str, str]], list[str]]:  # noqa: C901 - each malformed part a warning
     """``({field: {criterion or "": text}}, warnings)``: ticked options joined with ``; `` (their other text after
     a colon), free text as given; the personal section skipped. Never raises for a malformed datasheet."""
     warnings: list[str] = []

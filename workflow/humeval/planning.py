@@ -766,7 +766,7 @@ def unplanned(finding: dict, study: dict, computed: dict) -> str:
     return "no experiment with public judgements computes this finding's cells (published numbers only)"
 
 
-def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:
+def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:  # noqa: C901 - shared draws
     """The power.csv rows of the findings planned from one pilot experiment (they share its simulations)."""
     study = data.config
     planning = study.get("planning", {})

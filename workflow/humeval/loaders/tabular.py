@@ -348,7 +348,7 @@ def placeholders(spec) -> set[str]:
     return set()
 
 
-def long_rows(
+def long_rows(  # noqa: C901 - one branch per shape (wide, long, melt)
     raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", ""), blocks: list[dict] | None = None
 ) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).

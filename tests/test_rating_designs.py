@@ -1,3 +1,6 @@
+"""Rating designs (Santhanam & Shaikh 2019; humeval.metrics.designs.rating_designs) and the Qualtrics survey loader
+that feeds them: ICC, spreadsheet modes, participant subgroups and the time split, on small fixtures."""
+
 import pandas as pd
 import pytest
 from helpers import FIXTURES

@@ -1,3 +1,6 @@
+"""Evaluator-group designs (Finch, Finch & Choi 2024): Cohen's d and h, the authors' single-annotation sampler and
+within-group alpha, on hand-computed data."""
+
 import math
 import random
 
