@@ -59,7 +59,8 @@ def test_contract_outputs_exist(built):
         assert (base / "tables" / f"{table}.csv").is_file() and (base / "tables" / f"{table}.md").is_file()
     for figure in ["figure1", "figure2"]:
         assert (base / "figures" / f"{figure}.png").stat().st_size > 1000
-        assert not (base / "figures" / f"{figure}.pdf").exists()  # PNG only unless figure_formats asks for PDF
+        pdf = (base / "figures" / f"{figure}.pdf").read_bytes()  # PNG and vector PDF by default
+        assert pdf.startswith(b"%PDF") and b"/Subtype /Image" not in pdf
     for rule in ["published", "extract", "exclude", "metrics", "qra", "tables", "figures"]:
         assert (built / "results/logs" / rule / f"{STUDY}.log").is_file(), rule
     exclusions = pd.read_csv(base / "exclusions.csv")

@@ -73,8 +73,8 @@ try:
     resolve_mirror(config.get("raw_mirror"))
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
-# PNG by default; PDF on request: --config 'figure_formats=[png,pdf]'
-FIGURE_FORMATS = list(config.get("figure_formats", ["png"]))
+# PNG (300 dpi, for the report) and PDF (vector, for a paper) by default; --config 'figure_formats=[png]' for PNG only
+FIGURE_FORMATS = list(config.get("figure_formats", ["png", "pdf"]))
 #: Whether each study's reproduction planning runs (--config planning=false skips it).
 PLANNING = str(config.get("planning", True)).lower() == "true"
 
