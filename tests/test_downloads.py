@@ -78,7 +78,7 @@ def server():
 def fetch(server, tmp_path, monkeypatch):
     monkeypatch.setenv("HUMEVAL_RAW_BASE_URL", server)
     monkeypatch.setenv("HUMEVAL_DOWNLOAD_TIMEOUT", "0.5")
-    monkeypatch.setattr("humeval.fetch._pause", lambda seconds: None)  # no backoff pauses in the test
+    monkeypatch.setattr("humeval.fetch.pause", lambda seconds: None)  # no backoff pauses in the test
 
     def run(name, sha=SHA):
         return fetch_raw(PINNED + name, sha, tmp_path / "raw" / name, study="s")

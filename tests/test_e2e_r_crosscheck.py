@@ -56,7 +56,7 @@ def study_inputs(full_run, name):
 def santhanam_calls(full_run):
     """Every ICC input matrix and every Spearman pair the santhanam metrics computed, with the results."""
     iccs, spearmans = [], []
-    icc, spearman = surveys.icc, surveys._spearman
+    icc, spearman = surveys.icc, surveys.spearman
 
     def spy_icc(frame):
         out = icc(frame)
@@ -71,7 +71,7 @@ def santhanam_calls(full_run):
 
     mp = pytest.MonkeyPatch()
     mp.setattr(surveys, "icc", spy_icc)
-    mp.setattr(surveys, "_spearman", spy_spearman)
+    mp.setattr(surveys, "spearman", spy_spearman)
     try:
         metrics_study(study_inputs(full_run, "santhanam-2019-dialogue-design"))
     finally:

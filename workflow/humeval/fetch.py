@@ -158,7 +158,8 @@ def download_url(url: str) -> str:
     return url
 
 
-def _pause(seconds: float) -> None:
+def pause(seconds: float) -> None:
+    """The backoff between download attempts (its own function so that a test can make it instant)."""
     time.sleep(seconds)
 
 
@@ -242,7 +243,7 @@ def _download(url: str, target: Path, timeout: float | None = None, attempts: in
                 raise urllib.error.URLError(f"{exc} (after {attempts} attempts)") from None
             pause = 0.5 * 2 ** (attempt - 1)
             log.warning("download of %s failed (%s); trying again in %.1f s", url, exc, pause)
-            _pause(pause)
+            pause(pause)
 
 
 def fetch_raw(

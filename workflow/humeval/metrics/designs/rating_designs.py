@@ -266,7 +266,9 @@ def _human_modes(data: StudyData, condition: str, criterion: str, side: str, mod
     return _modes(data, (mode_sides or {}).get(f"{condition}|{criterion}", side), condition, criterion)
 
 
-def _spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
+def spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
+    """Spearman's rho and its p-value (scipy's ``spearmanr``) over the index values ``x`` and ``y`` share
+    (``tests/test_e2e_r_crosscheck.py`` checks every call against R's ``cor.test``)."""
     from scipy import stats
 
     joined = pd.concat([x.rename("x"), y.rename("y")], axis=1, join="inner")
@@ -304,7 +306,7 @@ def mode_correlation_numbers(
     """
     out = []
     for condition in conditions:
-        rho, p = _spearman(
+        rho, p = spearman(
             _human_modes(data, condition, "coherence", side, mode_sides),
             _human_modes(data, condition, "readability", side, mode_sides),
         )
@@ -351,7 +353,7 @@ def auto_correlation_numbers(
     for condition in conditions:
         for criterion in criteria:
             auto = data.cell(auto_side, condition, criterion).set_index("item")["value"]
-            rho, p = _spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
+            rho, p = spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
             out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
     return value_frame(table, out)
 
@@ -386,7 +388,7 @@ def original_vs_reproduction_numbers(
                 frame = data.cell(side, condition, criterion)
                 sides[side] = (frame.groupby("item")["value"].mean(), _modes(data, side, condition, criterion))
             for k, statistic in enumerate(("mean", "mode")):
-                rho, p = _spearman(sides["original"][k], sides["reproduction"][k])
+                rho, p = spearman(sides["original"][k], sides["reproduction"][k])
                 out += [(f"{criterion}|{statistic}", condition, rho), (f"{criterion}|{statistic}|p", condition, p)]
     return value_frame(table, out)
 
@@ -473,7 +475,7 @@ def reliability_correlation_numbers(
         reliability = pd.concat(
             {c: leave_one_out_reliability(frame[frame["criterion"] == c]) for c in ("coherence", "readability")}, axis=1
         ).dropna()
-        rho, p = _spearman(reliability["coherence"], reliability["readability"])
+        rho, p = spearman(reliability["coherence"], reliability["readability"])
         out += [(condition, "r", rho), (condition, "p", p), (condition, "n", float(len(reliability)))]
         out += [(condition, f"items_{c}", float(counts.get(c, 0))) for c in ("coherence", "readability")]
         points += [
@@ -581,7 +583,7 @@ def fre_agreement_numbers(
         (data.tidy["side"] == auto_side) & (data.tidy["condition"] == condition) & (data.tidy["criterion"] == criterion)
     ].set_index("item")["value"]
     joined = pd.concat([fre.rename("fre"), auto.rename("auto")], axis=1, join="inner")
-    rho, _ = _spearman(joined["fre"], joined["auto"])
+    rho, _ = spearman(joined["fre"], joined["auto"])
     difference = (joined["fre"].round(2) - joined["auto"].round(2)).abs()
     return value_frame(
         table,
