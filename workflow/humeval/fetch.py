@@ -241,9 +241,9 @@ def _download(url: str, target: Path, timeout: float | None = None, attempts: in
         except _Retryable as exc:
             if attempt == attempts:
                 raise urllib.error.URLError(f"{exc} (after {attempts} attempts)") from None
-            pause = 0.5 * 2 ** (attempt - 1)
-            log.warning("download of %s failed (%s); trying again in %.1f s", url, exc, pause)
-            pause(pause)
+            seconds = 0.5 * 2 ** (attempt - 1)
+            log.warning("download of %s failed (%s); trying again in %.1f s", url, exc, seconds)
+            pause(seconds)
 
 
 def fetch_raw(
