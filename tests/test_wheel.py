@@ -12,23 +12,11 @@ import sysconfig
 
 import pytest
 from helpers import CI_LIMIT, REPO, raw_source
+from test_e2e_module import CONSUMER
 
 pytestmark = pytest.mark.e2e
 STUDY = "santhanam-2019-dialogue-design"  # its ICC metrics live in humeval.metrics.designs
 SOURCES = ("pyproject.toml", "setup.py", "README.md", "LICENSE", "requirements.txt", "requirements-slurm.txt")
-CONSUMER = """\
-configfile: "config/config.yaml"
-
-
-module humeval:
-    snakefile:
-        "{snakefile}"
-    config:
-        config
-
-
-use rule * from humeval
-"""
 
 
 def run(args, **kwargs):
