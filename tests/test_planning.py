@@ -16,7 +16,9 @@ from planning_cases import (
 )
 
 from humeval.metrics import StudyData
-from humeval.planning import copies, plan_study, smallest_sufficient
+from humeval.planning import plan_study
+from humeval.planning_bootstrap import copies
+from humeval.power_table import smallest_sufficient
 
 EVALUATORS, ITEMS = 400, 300  # the pilot: every evaluator judges every item (crossed), so copies rarely repeat
 
@@ -170,7 +172,7 @@ def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
     """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see the design's
     distinct raters: the bootstrap keeps each of the pilot's people once, with their metadata, and resamples only
     items (before, a rater drawn twice was copied, and a copy agrees perfectly with itself)."""
-    from humeval.planning import Simulator
+    from humeval.planning_bootstrap import Simulator
 
     kept = pd.DataFrame(
         {

@@ -82,7 +82,7 @@ def misses_with_power(found: pd.DataFrame) -> str:
     """The findings a reproduction did not recover, each with the power a study of its size had to, grouped by
     study and reproduction (``yao-2022 R1: Y2 0.52; santhanam-2019 R1: C1, C2 n/a``; n/a where the power was not
     estimated, e.g. resampled from that reproduction itself), and where both were tested whether its effect is
-    the original's (the p of their difference, :func:`humeval.planning.consistency`): a miss at a power near 1
+    the original's (the p of their difference, :func:`humeval.findings.consistency`): a miss at a power near 1
     says the finding did not reproduce; at a low power, or with the original's effect, that the reproduction
     could hardly have seen it. Empty without misses."""
     first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
@@ -195,24 +195,26 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
     )
 
 
-def closing_lines(verdict_csv) -> list[str]:
-    """The end of a run's console (the workflow's ``onsuccess``): where the report is, then one line per study of
-    ``summary/verdict.csv``: its findings that hold, its published numbers recomputed, and its folder. Nothing
-    where the run did not write the summary (a single target).
+def closing_lines(verdicts: pd.DataFrame) -> list[str]:
+    """The end of a run's console: where the report is, then one line per study of the verdict table
+    (``summary/verdict.csv``): its findings that hold, its published numbers recomputed, and its folder.
 
-    >>> import io
-    >>> closing_lines(io.StringIO("study,findings_hold,numbers_match\\ns,3 of 3 (R1),11 of 11\\n"))[1]
+    >>> frame = pd.DataFrame({"study": ["s"], "findings_hold": ["3 of 3 (R1)"], "numbers_match": ["11 of 11"]})
+    >>> closing_lines(frame)[1]
     's: findings 3 of 3 (R1) hold; 11 of 11 published numbers match; results/s/'
     """
+    lines = ["Done. The report: snakemake --report results/report.html; per study:"]
+    for row in verdicts.fillna("").itertuples(index=False):
+        held = f"findings {row.findings_hold} hold" if row.findings_hold else "no findings stated"
+        lines.append(f"{row.study}: {held}; {row.numbers_match} published numbers match; results/{row.study}/")
+    return lines
+
+
+def console_summary(verdict_csv: str) -> list[str]:
+    """:func:`closing_lines` of the run's ``summary/verdict.csv`` (the clone's ``onsuccess``); nothing where the run
+    did not write the summary (a single target)."""
     from pathlib import Path
 
     from humeval.intermediate import read_csv
 
-    if isinstance(verdict_csv, str | Path) and not Path(verdict_csv).is_file():
-        return []
-    verdicts = read_csv(verdict_csv).fillna("")
-    lines = ["Done. The report: snakemake --report results/report.html; per study:"]
-    for row in verdicts.itertuples(index=False):
-        held = f"findings {row.findings_hold} hold" if row.findings_hold else "no findings stated"
-        lines.append(f"{row.study}: {held}; {row.numbers_match} published numbers match; results/{row.study}/")
-    return lines
+    return closing_lines(read_csv(verdict_csv)) if Path(verdict_csv).is_file() else []

@@ -85,17 +85,17 @@ def claim_evidence(cells: pd.Series, claim: str, sides: tuple[str, str]) -> str:
 
 
 def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """``summary/findings.csv``: per study, finding (:func:`humeval.planning.findings`: the claims and the planning
+    """``summary/findings.csv``: per study, finding (:func:`humeval.findings.findings`: the claims and the planning
     findings) and experiment, whether the finding holds there (yes, no, or not measured where the experiment lacks
     its cells), read from the audit (recomputed values, else published), in every experiment it is judged in
-    (:func:`humeval.planning.finding_sides`: a claim's ``sides``, or O and R1; a planning finding's every
+    (:func:`humeval.findings.finding_sides`: a claim's ``sides``, or O and R1; a planning finding's every
     experiment); its effect with the 95% interval its own test gives, and for a reproduction the p of the
-    difference from the original's (:func:`humeval.planning.consistency`). For a reproduction, the power a
+    difference from the original's (:func:`humeval.findings.consistency`). For a reproduction, the power a
     study of its size had to recover the finding (``planning/power.csv``, its headline basis: safeguard where the
     model plans it) with its 95% interval; none where the
     resampled experiment is that reproduction itself: such "observed power" follows from the reproduction's own
     result and says nothing beyond it (Hoenig & Heisey 2001, The American Statistician 55(1))."""
-    from humeval.planning import consistency, evaluate, finding_cells, finding_sides, findings
+    from humeval.findings import consistency, evaluate, finding_cells, finding_sides, findings
 
     rows = []
     for study, audit in audits.items():
@@ -134,7 +134,7 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
     or a note saying why there is none."""
     if power is None:
         return {"power_note": "planning was not run (--config planning=false)"}
-    from humeval.planning import headline
+    from humeval.power_table import headline
 
     hit = headline(power[(power["finding"] == finding) & (power["design"] == experiment)])
     if hit.empty:
@@ -170,8 +170,8 @@ def with_retrospective_power(claims: pd.DataFrame, found: pd.DataFrame) -> pd.Da
 
 def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """``summary/planning.csv``: per study and finding, the smallest planned design whose simulated power
-    reaches 80% (:func:`humeval.planning.smallest_sufficient`), or why there is none."""
-    from humeval.planning import smallest_sufficient
+    reaches 80% (:func:`humeval.power_table.smallest_sufficient`), or why there is none."""
+    from humeval.power_table import smallest_sufficient
 
     frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
     columns = ["study", "finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"]

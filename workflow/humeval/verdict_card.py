@@ -28,7 +28,7 @@ CARD_STYLE = STYLE + (
 
 def missed_effect(holds, difference_p) -> str:
     """For a finding that does not hold where both experiments were tested: whether the reproduction's effect is
-    the original's within their errors (the p of their difference, :func:`humeval.planning.consistency`): a miss
+    the original's within their errors (the p of their difference, :func:`humeval.findings.consistency`): a miss
     with the original's effect is a miss of significance, not of the effect."""
     if holds != "no" or difference_p is None or pd.isna(difference_p):
         return ""

@@ -5,7 +5,7 @@ from pathlib import Path
 from humeval.figures import power_figure
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv
-from humeval.planning import TARGET, as_numbers, headline
+from humeval.power_table import TARGET, as_numbers, headline
 from humeval.runner import run
 
 

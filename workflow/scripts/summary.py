@@ -5,7 +5,7 @@ from pathlib import Path
 from humeval.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
-from humeval.planning import as_numbers
+from humeval.power_table import as_numbers
 from humeval.runner import run, studies_config
 from humeval.studyfile import study_path
 from humeval.summary import (

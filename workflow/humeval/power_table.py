@@ -1,0 +1,110 @@
+"""The table planning writes (``planning/power.csv``) and what readers take from it: its columns, its numbers read
+back (:func:`as_numbers`), the row a reader sees first per finding and design (:func:`headline`) and the smallest
+sufficient design (:func:`smallest_sufficient`). Its own module so that the summary and the planning page read a
+power table without importing the simulations."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+#: The power a design must reach to be called sufficient (Cohen 1988).
+TARGET = 0.8
+COLUMNS = [
+    "finding",
+    "experiment",
+    "design",
+    "method",
+    "basis",
+    "quantity",
+    "effect",
+    "effect_low",
+    "effect_high",
+    "evaluators",
+    "items",
+    "judgements_per_item",
+    "power",
+    "ci_low",
+    "ci_high",
+    "analytic_power",
+    "analytic_at_effect_low",
+    "analytic_at_effect_high",
+    "mde",
+    "simulations",
+    "failed",
+    "pilot",
+    "note",
+]
+
+
+def as_numbers(power: pd.DataFrame) -> pd.DataFrame:
+    """A ``power.csv`` as read back (every cell text but the audit's numeric columns) with its numbers as numbers."""
+    numbers = [c for c in COLUMNS if c not in ("finding", "experiment", "design", "method", "basis", "quantity")]
+    numbers = [c for c in numbers if c not in ("pilot", "note")]
+    counts = ("evaluators", "items", "judgements_per_item", "simulations", "failed")  # counts stay integers
+    return power.assign(
+        **{c: pd.to_numeric(power[c]).astype("Int64" if c in counts else float) for c in numbers if c in power}
+    )
+
+
+BASIS_NOTES = {
+    "observed": "if the pilot's estimate were exact",
+    "safeguard": "at the lower limit of the effect's 60% interval (safeguard power)",
+    "assumed": "at the effect stated in planning.effects",
+}
+
+
+def headline(power: pd.DataFrame) -> pd.DataFrame:
+    """Per finding and design, the row a reader is shown first: the model's at the safeguard basis where there is
+    one, else its observed basis, else the bootstrap's (rows of a power.csv without ``method`` are kept as they are).
+
+    >>> frame = pd.DataFrame({"finding": "F", "design": "planned", "evaluators": 5, "items": 9,
+    ...                       "method": ["bootstrap", "model", "model"], "basis": ["observed", "observed", "safeguard"]})
+    >>> headline(frame)[["method", "basis"]].values.tolist()
+    [['model', 'safeguard']]
+    """
+    if "method" not in power:
+        return power
+    rank = (power["method"] != "model").astype(int) * 4 + power["basis"].map(
+        {"safeguard": 0, "observed": 1, "assumed": 2}
+    ).fillna(3)
+    keys = ["finding", "design", "evaluators", "items"]
+    ordered = power.assign(_rank=rank.to_numpy()).sort_values("_rank", kind="stable")
+    first = ~ordered[keys].astype(str).duplicated()
+    return ordered[first].drop(columns="_rank").sort_index()
+
+
+def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
+    """Per finding, the smallest planned design (fewest judgements expected: evaluators x items) whose power
+    reaches :data:`TARGET`, or a note that none of the grid does."""
+    out = []
+    planned = headline(power[power["design"] == "planned"])
+    for finding, part in planned.groupby("finding", sort=False):
+        part = part.dropna(subset=["power"])
+        enough = part[part["power"] >= TARGET].assign(size=lambda f: f["evaluators"] * f["items"])
+        if part.empty:
+            out.append({"finding": finding, "note": planned.loc[planned["finding"] == finding, "note"].iloc[0]})
+        elif enough.empty:
+            best = part.loc[part["power"].idxmax()]
+            out.append(
+                {
+                    "finding": finding,
+                    "power": best["power"],
+                    "note": f"no planned design reaches {TARGET:.0%}; the largest power is at "
+                    f"{best['evaluators']:.0f} evaluators x {best['items']:.0f} items",
+                }
+            )
+        else:
+            best = enough.sort_values(["size", "evaluators"]).iloc[0]
+            out.append(
+                {
+                    "finding": finding,
+                    "evaluators": best["evaluators"],
+                    "items": best["items"],
+                    "power": best["power"],
+                    "ci_low": best["ci_low"],
+                    "ci_high": best["ci_high"],
+                    "note": "",
+                }
+            )
+    frame = pd.DataFrame(out, columns=["finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"])
+    return frame.astype({"evaluators": "Int64", "items": "Int64"})
