@@ -4,7 +4,7 @@ Snakemake reruns a ``script:`` job when the script itself changes; the package c
 inputs, over-approximated by stage: a whole folder where the study config picks modules by name (``loaders/``
 for extract, ``metrics/`` for metrics, ``qra/`` for qra), otherwise the modules the stage imports. Editing a
 loader reruns every study's extract (and what follows only where the tidy table changed), editing
-``figures.py`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
+``figures/`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
 stage's script and folders and fails when one is not listed here.
 """
 
@@ -38,7 +38,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "patterns.py",
         "strict_json.py",
     ),
-    "figures": ("figures.py",),
+    "figures": ("figures/",),
     "planning": (
         "planning.py",
         "planning_bootstrap.py",
@@ -54,7 +54,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     ),
     "planning_report": (
         "power_table.py",
-        "figures.py",
+        "figures/",
         "html_tables.py",
         "tables.py",
         "audit.py",
@@ -71,7 +71,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "power_table.py",
         "findings.py",
         "audit.py",
-        "figures.py",
+        "figures/",
         "tables.py",
         "html_tables.py",
         "heds.py",
@@ -89,8 +89,8 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
 def stage_sources(stage: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """The package source files of ``stage`` (sorted), the folders expanded to their ``.py`` files.
 
-    >>> [p.name for p in stage_sources("figures")]
-    ['__init__.py', 'errors.py', 'figures.py', 'intermediate.py', 'qra3_layout.py', 'runner.py', 'studyfile.py', 'vocabulary.py']
+    >>> [str(p.relative_to(PACKAGE_DIR)) for p in stage_sources("figures")][2:9]
+    ['figures/__init__.py', 'figures/bars.py', 'figures/draw.py', 'figures/intervals.py', 'figures/power.py', 'figures/scatter.py', 'figures/style.py']
     """
     files: set[Path] = set()
     for entry in SHARED + STAGE_CODE[stage]:

@@ -264,7 +264,7 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     the axes."""
     from matplotlib.patches import Patch
 
-    from humeval.figures import PALETTE, pyplot, save
+    from humeval.figures.style import PALETTE, pyplot, save
 
     plt = pyplot()
     cv = qra[qra["type"] == "cv_star"].reset_index(drop=True)
@@ -405,7 +405,7 @@ def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, .
     """Criterion-level CV* (QRA3 Type I, mean over systems) per study and QRA3 table, with the share of
     agreeing findings (Type IV) written beside each bar; criteria without a CV* are counted in the title, not drawn
     as empty rows."""
-    from humeval.figures import PALETTE, pyplot, save
+    from humeval.figures.style import PALETTE, pyplot, save
 
     plt = pyplot()
     criteria = qra3[qra3["level"] == "criterion"]

@@ -1,6 +1,6 @@
 """numbers.csv -> the study's figures, PNG and PDF (rule figures)."""
 
-from humeval.figures import draw_figures
+from humeval.figures.draw import draw_figures
 from humeval.intermediate import read_csv
 from humeval.runner import run, study_config
 

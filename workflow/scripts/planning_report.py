@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-from humeval.figures import power_figure
+from humeval.figures.power import power_figure
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv
 from humeval.power_table import TARGET, as_numbers, headline

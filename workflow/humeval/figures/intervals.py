@@ -1,0 +1,192 @@
+"""Figure kinds with intervals: ``interval_bars`` (values with their interval) and ``dumbbell`` (two values per row
+joined, e.g. original and reproduction)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.figures.style import PALETTE, series_labels
+from humeval.vocabulary import register
+
+
+@register("figure", "interval_bars")
+def interval_bars(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    categories: list[str],
+    panels: list[dict],
+    value: str,
+    low: str,
+    high: str,
+    overlay: str | None = None,
+    short_labels: bool = False,
+    ylabel: str = "",
+    title: str | None = None,
+):
+    """Panels of grouped bars with interval whiskers: x = ``categories``, one bar per series row. Series without
+    numbers (an optional input absent) are left out, and a panel without any series is dropped.
+
+    Parameters
+    ----------
+    table : str
+        The table whose numbers are drawn.
+    categories : list of str
+        The x positions, each filling ``{category}`` in the column templates.
+    panels : list of dict
+        ``[{title, series: [row, ...], labels?}]``: one panel each, one bar per series row.
+    value, low, high : str
+        Column templates of the bar and its whisker ends (``"{category}"``, ``"{category}_lo"``,
+        ``"{category}_hi"``).
+    overlay : str, optional
+        A column template drawn as a translucent taller bar behind (``"{category}_wintie"``).
+    short_labels : bool
+        Label a series by the last ``|`` part of its row (``O|BLEU`` -> ``BLEU``) where a panel gives no label;
+        otherwise by the parts of its row that the panel's other series do not share (:func:`series_labels`).
+    ylabel : str
+        The axis label.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        Bars with interval whiskers, saved as ``<id>.png``.
+    """
+    part = audit[audit["table"] == table]
+    values = part.assign(shown=part["value"].where(part["value"].notna(), part["published"])).set_index(
+        ["row", "column"]
+    )["shown"]
+    panels = [
+        dict(p, series=[s for s in p["series"] if (s, value.format(category=categories[0])) in values.index])
+        for p in panels
+    ]
+    panels = [p for p in panels if p["series"]]
+    if not panels:
+        raise HumevalError(f"table {table!r} has no numbers for any series")
+    fig, axes = plt.subplots(
+        len(panels), 1, figsize=(max(7, 1.1 * len(categories) + 2), 2.8 * len(panels)), squeeze=False
+    )
+    for ax, panel in zip(axes[:, 0], panels):
+        width = 0.8 / len(panel["series"])
+        default = series_labels(panel["series"])
+        for k, series in enumerate(panel["series"]):
+
+            def get(template, series=series):
+                return [values.get((series, template.format(category=c)), float("nan")) for c in categories]
+
+            xs = [i + (k - (len(panel["series"]) - 1) / 2) * width for i in range(len(categories))]
+            heights = get(value)
+            color = PALETTE[k % len(PALETTE)]
+            if overlay:
+                ax.bar(xs, get(overlay), width=width * 0.95, color=color, alpha=0.3)
+            lows, highs = get(low), get(high)
+            errors = [
+                [max(0.0, h - lo) for h, lo in zip(heights, lows)],
+                [max(0.0, hi - h) for h, hi in zip(heights, highs)],
+            ]
+            ax.bar(
+                xs,
+                heights,
+                width=width * 0.95,
+                color=color,
+                yerr=errors,
+                capsize=2,
+                error_kw={"linewidth": 0.8},
+                label=panel.get("labels", {}).get(series, series.split("|")[-1] if short_labels else default[k]),
+            )
+        ax.set_xticks(range(len(categories)), categories)
+        ax.set_title(panel["title"], fontsize=10)
+        ax.set_ylabel(ylabel)
+        ax.axhline(0, color="black", linewidth=0.6)
+        ax.legend(
+            frameon=False, fontsize=7, ncol=min(6, len(panel["series"])), loc="upper left", bbox_to_anchor=(1.0, 1.0)
+        )
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+@register("figure", "dumbbell")
+def dumbbell(
+    audit: pd.DataFrame,
+    plt,
+    *,
+    table: str,
+    tables: list[str],
+    conditions: list[str],
+    criteria: list[str],
+    row_template: str,
+    column_template: str,
+    titles: dict[str, str] | None = None,
+    ylabel: str = "",
+    title: str | None = None,
+):
+    """Original vs reproduction at a glance: one panel per table, x = conditions x criteria, a hollow marker for
+    the original, a filled one for the reproduction, joined by a line.
+
+    Parameters
+    ----------
+    table : str
+        The table the figure is shown with in the report.
+    tables : list of str
+        The tables drawn, one panel each.
+    conditions, criteria : list of str
+        The x positions: every condition with every criterion.
+    row_template : str
+        The row of a criterion (``"ICC-C|{criterion}"``).
+    column_template : str
+        The column of a condition and side (``"{condition}|{side}"``; sides ``original`` and ``reproduction``).
+    titles : dict of str to str, optional
+        Table -> its panel title (default: the table id).
+    ylabel : str
+        The axis label.
+    title : str, optional
+        The figure title.
+
+    Returns
+    -------
+    Figure
+        A dumbbell chart, saved as ``<id>.png``.
+    """
+    values = audit.assign(shown=audit["value"].where(audit["value"].notna(), audit["published"])).set_index(
+        ["table", "row", "column"]
+    )["shown"]
+    categories = [(c, k) for c in conditions for k in criteria]
+    ncols = min(4, len(tables))
+    nrows = -(-len(tables) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.4 * ncols, 2.8 * nrows), squeeze=False, sharey=True)
+    for ax, panel in zip(axes.flat, tables):
+        for x, (condition, criterion) in enumerate(categories):
+            row = row_template.format(criterion=criterion)
+            pair = [
+                values.get((panel, row, column_template.format(condition=condition, side=side)), float("nan"))
+                for side in ("original", "reproduction")
+            ]
+            color = PALETTE[criteria.index(criterion) % len(PALETTE)]
+            ax.plot([x, x], pair, color=color, linewidth=1)
+            ax.plot(x, pair[0], "o", mfc="white", mec=color)
+            ax.plot(x, pair[1], "o", color=color)
+        ax.set_xticks(range(len(categories)), [f"{c}\n{k[:4]}" for c, k in categories], fontsize=7)
+        ax.set_title((titles or {}).get(panel, panel), fontsize=9)
+    for ax in axes.flat[len(tables) :]:
+        ax.set_visible(False)
+    axes[0, 0].set_ylabel(ylabel)
+    from matplotlib.lines import Line2D
+
+    fig.legend(
+        handles=[
+            Line2D([], [], marker="o", mfc="white", mec="black", ls="", label="original (published)"),
+            Line2D([], [], marker="o", color="black", ls="", label="reproduction (recomputed)"),
+        ],
+        loc="upper right",
+        frameon=False,
+        fontsize=8,
+    )
+    if title:
+        fig.suptitle(title)
+    fig.tight_layout()
+    return fig
