@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from humeval.figures.summary_figures import cv_star_figure, qra3_figure
 from humeval.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
 from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
@@ -11,11 +12,9 @@ from humeval.studyfile import study_path
 from humeval.summary import (
     audit_summary,
     claims_summary,
-    cv_star_figure,
     evidence_counts,
     findings_summary,
     planning_summary,
-    qra3_figure,
     qra3_summary,
     qra_summary,
     raw_files_frame,
