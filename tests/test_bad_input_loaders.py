@@ -367,7 +367,7 @@ def test_a_datasheet_with_a_key_given_twice_is_a_warning_not_a_guess(tmp_path):
 def test_a_separator_is_a_literal_never_a_backtracking_regex(tmp_path):
     """pandas reads a separator of several characters as a Python regex: '(a+)+$' against a row of a's hangs. It
     is a literal now: a file separated by '||' reads, and the regex-looking separator splits nothing."""
-    from humeval.loaders.tabular import read_table
+    from humeval.loaders.tabular_read import read_table
 
     export = tmp_path / "ratings.csv"
     export.write_text("rater||item||score\nr1||i1||4\n")

@@ -43,110 +43,11 @@ from typing import Literal
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.loaders import read_csv_export, read_workbook_sheet
+from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
+from humeval.loaders.tabular_read import find_column, joined, keep_rows, numeric, read_table
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
-
-FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
-
-
-def columns_hint(columns: list[str], wanted: str) -> str:
-    """The export's columns as an error shows them: the close matches of ``wanted`` and how many there are, not a
-    line of hundreds of headers.
-
-    >>> columns_hint(["item_id", "rater", "score"], "itemid")
-    "close matches: ['item_id']; 3 columns"
-    """
-    import difflib
-
-    columns = [str(c) for c in columns if c != "_row"]  # the loader's row number, not the export's
-    close = difflib.get_close_matches(str(wanted), columns, n=3, cutoff=0.6)
-    shown = f"close matches: {close}" if close else f"first columns: {columns[:8]}"
-    return f"{shown}; {len(columns)} columns"
-
-
-def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> str:
-    """The header a spec names: ``name`` or ``{column: name}`` exactly, or ``{pattern: regex}`` matching one."""
-    spec = {"column": spec} if isinstance(spec, str) else spec
-    if "column" in spec:
-        if spec["column"] not in columns:
-            raise HumevalError(
-                f"{what}: no column {spec['column']!r} ({columns_hint(columns, spec['column'])})", file=path
-            )
-        return spec["column"]
-    pattern = config_pattern(spec["pattern"], ignore_case=True)
-    hits = [c for c in columns if pattern.search(c)]
-    if len(hits) != 1:
-        raise HumevalError(
-            f"{what}: pattern {spec['pattern']!r} matches {len(hits)} headers {hits}, not one", file=path
-        )
-    return hits[0]
-
-
-def read_json_lines(path: str) -> pd.DataFrame:
-    """JSON lines as text: every number as it is written (``12345678901234567`` stays those digits, never a float
-    that merges two raters), ``null`` or an absent key as an empty cell, and every string as it is (``"None"`` and
-    ``"nan"`` are text; only ``na_values`` makes a string missing)."""
-    from humeval import strict_json
-
-    records = []
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                record = strict_json.loads(line, parse_int=str, parse_float=str, parse_constant=str)
-            except strict_json.DuplicateKey as exc:
-                raise HumevalError(f"line {number}: {exc}", file=path) from None
-            except (ValueError, RecursionError) as exc:
-                raise HumevalError(f"line {number}: not a JSON value ({type(exc).__name__})", file=path) from None
-            if not isinstance(record, dict):
-                raise HumevalError(f"line {number}: expected a JSON object, got {type(record).__name__}", file=path)
-            records.append(record)
-    frame = pd.DataFrame.from_records(records).astype(object)
-    # numbers arrive as their text (parse_int/parse_float), so a float here is pandas' mark of an absent key
-    return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
-
-
-def read_table(path: str, options: dict) -> pd.DataFrame:
-    """One export as text (no type guessing), with a clear error for what cannot be parsed. No cell is missing
-    but an empty one, or one whose text ``na_values`` lists."""
-    kind = options.get("format") or FORMATS.get(Path(path).suffix.lower(), "csv")
-    try:
-        if kind == "xlsx":
-            frame = read_workbook_sheet(path, options.get("sheet", 0), dtype=str).fillna("")
-        elif kind == "jsonl":
-            frame = read_json_lines(path)
-        else:
-            sep = options.get("sep", "\t" if kind == "tsv" else ",")
-            repeated = bool((options.get("join") or {}).get("positional"))  # questions that share one header
-            frame = read_csv_export(path, sep=sep, repeated_headers=repeated)
-    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, ValueError) as exc:
-        if isinstance(exc, HumevalError):
-            raise
-        raise HumevalError(f"cannot parse as {kind}: {exc}", file=path) from None
-    frame.columns = [str(c) for c in frame.columns]
-    na_values = [str(v) for v in options.get("na_values", [])]
-    return frame.replace(na_values, "") if na_values else frame
-
-
-def joined(frame: pd.DataFrame, columns: list[str]) -> pd.Series:
-    """The columns' text joined with ``|``, column by column (not a Python call per row)."""
-    if not columns:
-        return pd.Series("", index=frame.index)
-    out = frame[columns[0]].astype(str)
-    for column in columns[1:]:
-        out = out + "|" + frame[column].astype(str)
-    return out
-
-
-def keep_rows(raw: pd.DataFrame, where: dict, path: str) -> pd.DataFrame:
-    for name, wanted in where.items():
-        column = find_column(list(raw.columns), name, path, "where")
-        wanted = wanted if isinstance(wanted, list) else [wanted]
-        raw = raw[raw[column].isin([str(w) for w in wanted])]
-    return raw
 
 
 def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
@@ -166,33 +67,6 @@ def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
                 file=path,
             )
         values = values.map(spec["map"])
-    return values
-
-
-def numeric(text: pd.Series, options: dict, rows: pd.Series, column: str, path: str) -> pd.Series:
-    """Values as numbers: mapped by ``value_map`` where given, empty kept as NaN, anything else an error."""
-    text = text.astype(str).str.strip()
-    if "value_map" in options:
-        mapping = {str(k): v for k, v in options["value_map"].items()}
-        unknown = (text != "") & ~text.isin(list(mapping))
-        if unknown.any():
-            row = int(unknown.to_numpy().argmax())
-            raise HumevalError(
-                f"row {rows.iloc[row]}, column {column!r}: {text.iloc[row]!r} is not in value_map {sorted(mapping)}",
-                file=path,
-            )
-        text = text.map({k: str(v) for k, v in mapping.items()}).where(text != "", "")
-    values = pd.to_numeric(text, errors="coerce")
-    bad = values.isna() & (text != "")
-    low, high = options.get("scale", [None, None])
-    if low is not None:
-        bad |= values.notna() & ~values.between(low, high)
-    if bad.any():
-        row = int(bad.to_numpy().argmax())
-        scale = f" on the scale {low}..{high}" if low is not None else ""
-        raise HumevalError(
-            f"row {rows.iloc[row]}, column {column!r}: {text.iloc[row]!r} is not a value{scale}", file=path
-        )
     return values
 
 
@@ -430,73 +304,6 @@ def long_rows(  # noqa: C901 - one branch per shape (wide, long, melt)
     else:
         raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
     return pd.concat(frames, ignore_index=True)
-
-
-def key_table(inputs: dict, join: dict) -> pd.DataFrame:
-    """The key file of ``join: {role, on, columns}``: one row per key value (a key given twice is an error)."""
-    if join["role"] not in inputs:
-        raise HumevalError(f"join: no input role {join['role']!r} (roles: {sorted(inputs)})")
-    path = inputs[join["role"]]
-    key = keep_rows(read_table(path, join), join.get("where", {}), path)
-    on = join["on"] if isinstance(join["on"], dict) else {join["on"]: join["on"]}
-    wanted = [*on.values(), *join.get("columns", [])]
-    missing = [c for c in wanted if c not in key.columns]
-    if missing:
-        raise HumevalError(
-            f"join: key file lacks column(s) {missing} ({columns_hint(list(key.columns), missing[0])})", file=path
-        )
-    key = key[wanted]
-    if join.get("duplicates", "error") == "first":  # a key file that lists each item more than once
-        key = key.drop_duplicates(list(on.values()), keep="first")
-    twice = key.duplicated(list(on.values()))
-    if twice.any():
-        raise HumevalError(
-            f"join: key {key[list(on.values())].iloc[int(twice.to_numpy().argmax())].tolist()} appears twice", file=path
-        )
-    return key.rename(columns={right: left for left, right in on.items()})
-
-
-def positional_blocks(inputs: dict, join: dict) -> list[dict]:
-    """A key file that lists its questions by position, ``positional`` rows per question in order (a pair's two
-    systems, say): per question, ``{<column><j>: value}`` for each of the join's ``columns`` and j = 1..positional,
-    which the question's melted header takes (``system: {column: system1}``, ``system_b: {column: system2}``).
-
-    A key file whose rows do not fill whole questions is an error naming it.
-    """
-    if join["role"] not in inputs:
-        raise HumevalError(f"join: no input role {join['role']!r} (roles: {sorted(inputs)})")
-    path, size = inputs[join["role"]], int(join["positional"])
-    key = keep_rows(read_table(path, join), join.get("where", {}), path).reset_index(drop=True)
-    missing = [c for c in join.get("columns", []) if c not in key.columns]
-    if missing:
-        raise HumevalError(
-            f"join: key file lacks column(s) {missing} ({columns_hint(list(key.columns), missing[0])})", file=path
-        )
-    if len(key) % size:
-        raise HumevalError(f"join: {len(key)} rows are not whole questions of {size} rows each", file=path)
-    return [
-        {f"{c}{j + 1}": key.loc[start + j, c] for c in join.get("columns", []) for j in range(size)}
-        for start in range(0, len(key), size)
-    ]
-
-
-def joined_with_key(raw: pd.DataFrame, key: pd.DataFrame, join: dict, path: str) -> pd.DataFrame:
-    """``raw`` with the key file's ``columns`` added by the ``on`` columns; a row without its key is an error."""
-    on = list(join["on"]) if isinstance(join["on"], dict) else [join["on"]]
-    missing = [c for c in on if c not in raw.columns]
-    if missing:
-        raise HumevalError(
-            f"join: no column(s) {missing} to join on ({columns_hint(list(raw.columns), missing[0])})", file=path
-        )
-    clash = [c for c in join.get("columns", []) if c in raw.columns]
-    if clash:
-        raise HumevalError(f"join: column(s) {clash} are in the export already", file=path)
-    merged = raw.merge(key, on=on, how="left", indicator=True)
-    lost = merged["_merge"] != "both"
-    if lost.any():
-        first = merged[lost].iloc[0]
-        raise HumevalError(f"row {first['_row']}: {[first[c] for c in on]} is not in the join's key file", file=path)
-    return merged.drop(columns="_merge").set_axis(raw.index)
 
 
 @register("loader", "tabular")
