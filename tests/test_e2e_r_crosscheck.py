@@ -20,6 +20,7 @@ from helpers import SUMMARY_LINES, skip_or_fail
 
 from humeval.intermediate import kept_judgements, read_csv
 from humeval.metrics import StudyData, agreement, metrics_study
+from humeval.metrics.designs import icc as icc_module
 from humeval.metrics.designs import rating_designs as surveys
 
 pytestmark = pytest.mark.e2e
@@ -56,7 +57,7 @@ def study_inputs(full_run, name):
 def santhanam_calls(full_run):
     """Every ICC input matrix and every Spearman pair the santhanam metrics computed, with the results."""
     iccs, spearmans = [], []
-    icc, spearman = surveys.icc, surveys.spearman
+    icc, spearman = icc_module.icc, surveys.spearman
 
     def spy_icc(frame):
         out = icc(frame)
@@ -70,7 +71,7 @@ def santhanam_calls(full_run):
         return rho, p
 
     mp = pytest.MonkeyPatch()
-    mp.setattr(surveys, "icc", spy_icc)
+    mp.setattr(icc_module, "icc", spy_icc)
     mp.setattr(surveys, "spearman", spy_spearman)
     try:
         metrics_study(study_inputs(full_run, "santhanam-2019-dialogue-design"))

@@ -1,4 +1,4 @@
-"""ICC(C,k) and ICC(A,k) from mean squares (humeval.metrics.designs.rating_designs.icc) against the library they
+"""ICC(C,k) and ICC(A,k) from mean squares (humeval.metrics.designs.icc.icc) against the library they
 replace, pingouin's intraclass_corr: both coefficients and the consistency p-value to 1e-10 on random matrices of
 any size, with and without duplicate ratings (averaged, as pingouin does), and a missing rating refused as
 pingouin refuses it."""
@@ -8,7 +8,7 @@ import pandas as pd
 import pingouin
 import pytest
 
-from humeval.metrics.designs.rating_designs import icc
+from humeval.metrics.designs.icc import icc
 
 
 def ratings(rng, n, k, duplicated=False):

@@ -8,7 +8,7 @@ from helpers import REPO
 from humeval.metrics import StudyData
 from humeval.metrics.agreement import kappa_by_group_numbers
 from humeval.metrics.descriptive import describe_numbers
-from humeval.metrics.designs.rating_designs import icc_by_group_numbers
+from humeval.metrics.designs.icc import icc_by_group_numbers
 from humeval.metrics.significance import significance_numbers
 
 

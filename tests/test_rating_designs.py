@@ -7,7 +7,8 @@ from helpers import FIXTURES
 
 from humeval.errors import HumevalError
 from humeval.loaders.qualtrics_survey import load
-from humeval.metrics.designs.rating_designs import icc, spreadsheet_mode, subgroup_members, unanchored_time_split
+from humeval.metrics.designs.icc import icc
+from humeval.metrics.designs.rating_designs import spreadsheet_mode, subgroup_members, unanchored_time_split
 
 PARAMS = {
     "condition": "Likert",
