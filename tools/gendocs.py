@@ -94,9 +94,9 @@ def section(title: str, intro: str, kind: str, configs: dict[str, dict]) -> str:
 
 def schema_keys(path: list[str]) -> str:
     """A table of the schema's properties at ``path`` (their descriptions), for the QRA3 entry keys."""
-    from humeval.config import _schema
+    from humeval.config import schema
 
-    node = _schema("study.schema.yaml")["properties"]
+    node = schema("study.schema.yaml")["properties"]
     for step in path:
         node = node[step]
     props = node.get("items", node).get("properties", {})
