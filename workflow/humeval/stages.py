@@ -6,6 +6,10 @@ for extract, ``metrics/`` for metrics, ``qra/`` for qra), otherwise the modules 
 loader reruns every study's extract (and what follows only where the tidy table changed), editing
 ``figures/`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
 stage's script and folders and fails when one is not listed here.
+
+What it is worth, measured by ``tools/bench.py`` (docs/performance.md): an edit of the figure code reruns the
+figure-drawing jobs in 10.4 s, an edit of a loader the study pipelines in 32.6 s, against a cold run of 33.8 s that
+every edit of the package would cost if each job took the whole package as its code input.
 """
 
 from __future__ import annotations

@@ -26,6 +26,11 @@ The registrations, signatures and docstrings are read from the source with :mod:
 validating a study config in Snakemake's own process pays for no metric library, and the generated docs
 (``python tools/gendocs.py``) and the validation cannot drift from the code: an entry's unknown key, missing
 key, a text where a list is expected or a value outside a ``Literal`` stops ``snakemake -n`` with the key.
+
+What reading the source saves, measured (docs/performance.md): building the whole registry this way takes 0.08 s
+in a fresh interpreter, importing every package module to find the registrations 0.29 s (three runs each, 2-core
+machine, heavy libraries imported lazily in both): 0.21 s of every Snakemake start, which validates every study
+before the first job.
 """
 
 from __future__ import annotations
