@@ -77,26 +77,6 @@ def _cmdline(process) -> list[str]:
         return []
 
 
-HOLD_ENV = "HUMEVAL_HOLD"
-
-
-def hold_for_test(rule: str) -> None:
-    """With ``$HUMEVAL_HOLD`` set to ``<rule>:<folder>``, a job of that rule, once its harness is in place, writes
-    ``<folder>/<rule>.held`` and waits (at most 10 minutes) until ``<folder>/<rule>.go`` exists. The fault tests
-    synchronise on these events (a run is surely mid-job when they kill it, lock it or interrupt it), never on
-    sleeps, so they hold on a loaded machine. Unset, it does nothing."""
-    import os
-    from pathlib import Path
-
-    wanted, _, folder = os.environ.get(HOLD_ENV, "").partition(":")
-    if wanted != rule or not folder:
-        return
-    Path(folder, f"{rule}.held").write_text(str(os.getpid()))
-    ends = time.monotonic() + 600
-    while not Path(folder, f"{rule}.go").exists() and time.monotonic() < ends:
-        time.sleep(0.05)
-
-
 def run(snakemake, main: Callable[[], None]) -> None:
     """Run ``main`` with logging to the rule's log file; exit 1 with a clear message on bad input."""
     terminal = sys.stderr
@@ -110,7 +90,6 @@ def run(snakemake, main: Callable[[], None]) -> None:
     label = f"{snakemake.rule} {dict(snakemake.wildcards.items())}"
     log.info("start %s", label)
     stop_with_snakemake()
-    hold_for_test(snakemake.rule)
     try:
         main()
     except HumevalError as exc:
