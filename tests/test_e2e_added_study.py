@@ -1,9 +1,9 @@
 """The promise of docs/adding-a-study.md, tested: adding a study, or one more experiment to an existing study, breaks
 no test that does not check that study's printed numbers.
 
-A copy of the project gets a synthetic study (the template under a new name, its export in the test mirror
-``.test/raw``) and a fifth experiment in the yao study (R4: a second reading of R3's export, as a researcher adds a
-reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and the report run there,
+A copy of the project gets six synthetic studies (the template under new names, twelve studies in all; its export
+in the test mirror ``.test/raw``) and a fifth experiment in the yao study (R4: a second reading of R3's export, as a
+researcher adds a reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and the report run there,
 and then every test that reads the shared full run (``full_run``) runs against that copy (``HUMEVAL_FULL_RUN``).
 """
 
@@ -17,7 +17,10 @@ from helpers import CI_LIMIT, REPO, copy_project, raw_source, run_snakemake
 
 pytestmark = pytest.mark.e2e
 
-NEW_STUDY = "example-2026-another-ranking"
+#: Six studies added from the template (twelve in all): the report's front page, verdict cards and layout are then
+#: checked (test_e2e_report, test_e2e_console) with more studies than the front page lists (its rows move to
+#: summary-verdict.html) at 1280x800 and 1920x1080.
+NEW_STUDIES = [f"example-2026-another-ranking-{k}" for k in range(1, 7)]
 #: The tests that read the shared full run, less those that make runs of their own (faults, reruns, module, SLURM).
 FULL_RUN_TESTS = [
     "test_e2e_console.py",
@@ -55,12 +58,13 @@ def extended_project(tmp_path):
     workdir = copy_project(tmp_path / "project")
     studies = workdir / "config/studies"
     template = yaml.safe_load((REPO / "config/studies/_template.yaml").read_text())
-    (studies / f"{NEW_STUDY}.yaml").write_text(yaml.safe_dump({**template, "name": NEW_STUDY}, sort_keys=False))
+    for name in NEW_STUDIES:
+        (studies / f"{name}.yaml").write_text(yaml.safe_dump({**template, "name": name}, sort_keys=False))
     yao = yaml.safe_load((studies / "yao-2022-storybook-qag.yaml").read_text())
     add_an_experiment_to_yao(yao)
     (studies / "yao-2022-storybook-qag.yaml").write_text(yaml.safe_dump(yao, sort_keys=False))
     config = yaml.safe_load((workdir / "config/config.yaml").read_text())
-    config["studies"].append(NEW_STUDY)
+    config["studies"] += NEW_STUDIES
     (workdir / "config/config.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return workdir
 
@@ -75,7 +79,8 @@ def test_adding_a_study_and_an_experiment_breaks_no_test_of_the_full_run(tmp_pat
     (workdir / "console.txt").write_text(result.stdout + result.stderr)
     report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
-    assert (workdir / f"results/{NEW_STUDY}/numbers.csv").is_file()
+    assert all((workdir / f"results/{name}/numbers.csv").is_file() for name in NEW_STUDIES)
+    assert len(yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]) == 12
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *FULL_RUN_TESTS],
         cwd=REPO / "tests",
