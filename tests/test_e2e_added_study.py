@@ -3,8 +3,9 @@ no test that does not check that study's printed numbers.
 
 A copy of the project gets six synthetic studies (the template under new names, twelve studies in all; its export
 in the test mirror ``.test/raw``) and a fifth experiment in the yao study (R4: a second reading of R3's export, as a
-researcher adds a reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and the report run there,
-and then every test that reads the shared full run (``full_run``) runs against that copy (``HUMEVAL_FULL_RUN``).
+researcher adds a reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and
+the report run there, and then every test that reads the shared full run (``full_run``) runs against that copy
+(``HUMEVAL_FULL_RUN``).
 """
 
 import os
