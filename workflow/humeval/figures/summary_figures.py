@@ -66,8 +66,8 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     """Horizontal bars of CV* per measurand, coloured by study, over the experiments it compares (lower = more
     reproducible; the axis says how many), with the 95% interval (:func:`cv_star_interval`) as an error bar and in
     the bar's text; the axis ends at twice the largest CV*, and a bar whose interval runs past it has an arrow
-    there. Hatched bars use scores shifted to a 0-based scale, plain bars the scores as printed; the legend below
-    the axes."""
+    there. A bar with a dashed outline uses scores shifted to a 0-based scale, a plain bar the scores as printed
+    (hatching means published only in every figure, so it is not used here); the legend below the axes."""
     from matplotlib.patches import Patch
 
     plt = pyplot()
@@ -80,8 +80,11 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     right = 2 * float(cv["value"].max()) if len(cv) else 1.0
     y = list(range(len(cv))[::-1])
     bars = ax.barh(y, cv["value"], color=colours)
-    for bar, hatch in zip(bars, shifted):
-        bar.set_hatch("///" if hatch else "")
+    for bar, dashed in zip(bars, shifted):
+        if dashed:
+            bar.set_edgecolor("black")
+            bar.set_linestyle("--")
+            bar.set_linewidth(0.9)
     ax.errorbar(
         cv["value"],
         y,
@@ -109,7 +112,7 @@ def cv_star_figure(qra: pd.DataFrame, path_stem: str | Path, formats: tuple[str,
     ax.legend(  # below the axes, never over a bar
         handles=[
             Patch(facecolor="white", edgecolor="black", label="scores as printed (the paper's recipe)"),
-            Patch(facecolor="white", edgecolor="black", hatch="///", label="scores shifted to a 0-based scale"),
+            Patch(facecolor="white", edgecolor="black", linestyle="--", label="scores shifted to a 0-based scale"),
         ],
         fontsize=7,
         loc="upper center",
