@@ -78,7 +78,7 @@ def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.D
     """Per reproduction (every experiment after the first): its size, and per finding its power to recover it."""
     rows = []
     for experiment in experiments[1:]:
-        size = size_of(power, experiment) or "size not known (its judgements are not public)"
+        size = size_of(power, experiment) or "not sized by planning (the reason is beside)"
         own = found[found["experiment"] == experiment]
         for k, row in enumerate(own.itertuples(index=False)):
             first = f'<td rowspan="{len(own)}">{escape(experiment)}</td><td rowspan="{len(own)}">{escape(size)}</td>'
