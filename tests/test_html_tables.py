@@ -6,7 +6,7 @@ import re
 
 import pandas as pd
 
-from humeval.html_tables import PAGE_ROWS, audit_html
+from humeval.html_tables import EVIDENCE_WORDS, PAGE_ROWS, STATUSES, audit_html
 from humeval.intermediate import write_csv
 
 
@@ -41,6 +41,9 @@ def test_an_audit_page_reads_mismatches_first_and_downloads_the_written_csv(tmp_
     assert base64.b64decode(link.group(1)) == (tmp_path / "numbers.csv").read_bytes()
     assert '<td class="note">note 2 =HYPERLINK</td>' in page  # the note as text, its own column
     assert f"size={PAGE_ROWS};" in page and 'id="next"' in page and 'id="prev"' in page
+    legend = re.findall(r"<li>(Status: .*?|Evidence \w+: .*?)</li>", page)  # every status and class explained
+    assert len(legend) == 4 and all(s.replace("_", " ") in legend[0] for s in STATUSES)
+    assert [line.split(":")[0] for line in legend[1:]] == [f"Evidence {name}" for name in EVIDENCE_WORDS]
 
 
 def test_a_page_without_a_csv_has_no_download_link():

@@ -27,6 +27,21 @@ EVIDENCE = re.compile(r"^\[(\w+)\]\s*")
 STATUSES = ("match", "mismatch", "published_only", "recomputed_only", "published_input")
 #: The order a reviewer reads an audit in: what differs, what could not be checked, then the rest.
 READING_ORDER = ("mismatch", "published_only", "published_input", "match", "recomputed_only")
+#: The evidence classes of a diagnosis (docs/audit.md), in words: the audit and table pages' legend, the verdict card.
+EVIDENCE_WORDS = {
+    "reproduced": "the paper computed it otherwise: a published-mode variant gives the printed number",
+    "explained": "it cannot be recomputed from the public data (the evidence is given)",
+    "hypothesis": "a plausible cause, not verified",
+}
+#: The legend below every audit and table page: what each status colour and each evidence class means.
+LEGEND = [
+    (
+        "Status: green match (recomputed, equal to the printed number at its precision), red mismatch (differs: its "
+        "note says why), yellow published only (no raw data or no measure recomputes it), blue published input (a "
+        "printed number used as an input), no colour recomputed only (the paper printed none)."
+    ),
+    *(f"Evidence {name}: {words}." for name, words in EVIDENCE_WORDS.items()),
+]
 #: Rows a page shows at once.
 PAGE_ROWS = 100
 STYLE = """
@@ -133,7 +148,8 @@ def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -
         f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}. "
         "Mismatches first, then published only, published inputs, matches and recomputed only."
     )
-    return page(f"{study}: audit (numbers.csv)", intro, table, [s for s in STATUSES if s in counts], csv=csv)
+    statuses = [s for s in STATUSES if s in counts]
+    return page(f"{study}: audit (numbers.csv)", intro, table, statuses, [escape(n) for n in LEGEND], csv=csv)
 
 
 def experiments_sentence(study: dict) -> str:
@@ -168,7 +184,7 @@ def table_html(
         f"({rounding.replace('_', ' ')}); green: matches the paper, red: differs (‡), yellow: published only (†), "
         "blue: a published number used as an input (°)."
     )
-    return page(table.get("title") or table["id"], intro, html_table, used, notes, csv)
+    return page(table.get("title") or table["id"], intro, html_table, used, notes + [escape(n) for n in LEGEND], csv)
 
 
 def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, csv: str | Path | None = None) -> str:

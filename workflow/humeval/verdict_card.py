@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.html_tables import EVIDENCE, STYLE, escape
+from humeval.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
 
 #: A finding's state in an experiment (``findings.csv``'s ``holds``), as the card says it, and its colour class.
 HOLDS = {"yes": ("holds", "match"), "no": ("does not hold", "mismatch"), "not measured": ("not measured", "")}
-#: The evidence classes of a diagnosis (docs/audit.md), in words.
-EVIDENCE_WORDS = {
-    "reproduced": "the paper computed it otherwise: a published-mode variant gives the printed number",
-    "explained": "it cannot be recomputed from the public data (the evidence is given)",
-    "hypothesis": "a plausible cause, not verified",
-}
 CARD_STYLE = STYLE + (
     "h2{font-size:1rem;margin:1rem 0 .3rem}td.finding{max-width:40rem;white-space:normal}"
     "td.mismatch{font-weight:600}span.id{color:#6b7280;font-size:.75rem;margin-left:.3rem}"
