@@ -116,6 +116,17 @@ class Simulator:
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
 
+    def study_of(self, kept: pd.DataFrame, people: pd.DataFrame):
+        """The study's data with ``kept`` as its judgements (all kept: a draw has no exclusions) and ``people``."""
+        return self.study_data(
+            kept=kept,
+            tidy=kept,
+            participants=people,
+            exclusions=self.data.exclusions.iloc[:0],
+            published=self.data.published,
+            config=self.config,
+        )
+
     def item_totals(self):
         """Each metric entry's item-totals form (:mod:`humeval.metrics.item_totals`) and the columns of the pilot's
         items it reads, where every entry has one; else None (each draw runs the metrics)."""
@@ -124,14 +135,7 @@ class Simulator:
         entries = self.config.get("metrics", [])
         if not entries or any(entry["metric"] not in ITEM_TOTALS for entry in entries):
             return None
-        pilot = self.study_data(
-            kept=self.pilot,
-            tidy=self.pilot,
-            participants=self.pilot_people.reset_index(),
-            exclusions=self.data.exclusions.iloc[:0],
-            published=self.data.published,
-            config=self.config,
-        )
+        pilot = self.study_of(self.pilot, self.pilot_people.reset_index())
         forms = []
         for entry in entries:
             params = {key: v for key, v in entry.items() if key not in ("metric", "description")}
@@ -165,15 +169,7 @@ class Simulator:
         names = pd.unique(sample["participant"])
         people = self.pilot_people.reindex(pd.Index(names, name="participant")).reset_index()
         people = pd.concat([self.other_people, people], ignore_index=True)
-        data = self.study_data(
-            kept=kept,
-            tidy=kept,
-            participants=people,
-            exclusions=self.data.exclusions.iloc[:0],
-            published=self.data.published,
-            config=self.config,
-        )
-        cells = metrics_study(data)
+        cells = metrics_study(self.study_of(kept, people))
         return dict(zip(zip(cells["table"], cells["row"], cells["column"]), cells["value"]))
 
     def checked_totals(self, drawn_e: np.ndarray, drawn: np.ndarray) -> bool:
