@@ -129,8 +129,8 @@ class Simulator:
 
     def item_totals(self):
         """Each metric entry's item-totals form (:mod:`humeval.metrics.item_totals`) and the columns of the pilot's
-        items it reads, where every entry has one; else None (each draw runs the metrics)."""
-        from humeval.metrics.item_totals import ITEM_TOTALS
+        items it reads, where every entry has one for its parameters; else None (each draw runs the metrics)."""
+        from humeval.metrics.item_totals import ITEM_TOTALS, NoForm
 
         entries = self.config.get("metrics", [])
         if not entries or any(entry["metric"] not in ITEM_TOTALS for entry in entries):
@@ -139,7 +139,10 @@ class Simulator:
         forms = []
         for entry in entries:
             params = {key: v for key, v in entry.items() if key not in ("metric", "description")}
-            form = ITEM_TOTALS[entry["metric"]](pilot, **params)
+            try:
+                form = ITEM_TOTALS[entry["metric"]](pilot, **params)
+            except NoForm:
+                return None
             forms.append((form, pd.Index(self.items).get_indexer(form.items)))
         return forms
 
