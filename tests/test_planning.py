@@ -267,3 +267,55 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
     assert pd.isna(power.loc[("F1", "planned"), "power"])
     assert "did not change in 20 simulations" in power.loc[("F1", "planned"), "note"]
     assert power.loc[("F2", "planned"), "power"] == 1.0  # O's mean does change, and stays positive
+
+
+def test_a_helper_side_is_drawn_with_the_items_it_is_joined_on():
+    """A finding that joins the pilot to another side on items (santhanam's Table 8: human modes against the
+    automatic scores) must see that side's judgements of every drawn copy: before, the other sides were held as
+    they are, so a copy (``i3~1``) found no partner and the correlation ran on the distinct drawn items only. Here
+    the cells of one draw equal the metric on a frame built by hand with both sides' items copied alike."""
+    from humeval.planning_bootstrap import Simulator
+    from humeval.vocabulary import function
+
+    rng = np.random.default_rng(3)
+    items = [f"i{i}" for i in range(8)]
+    pilot = pd.DataFrame(
+        {
+            "side": "O",
+            "participant": [f"p{e}" for e in range(3) for _ in items],
+            "item": items * 3,
+            "value": rng.integers(1, 6, 24).astype(float),
+        }
+    )
+    helper = pd.DataFrame({"side": "H", "participant": "auto", "item": items, "value": rng.normal(size=8)})
+    kept = pd.concat([pilot, helper], ignore_index=True).assign(
+        criterion="quality", response_type="rating", system="A", judgement_id=lambda f: [f"j{k}" for k in f.index]
+    )
+    entry = {"table": "t", "x": "O", "y": "H", "by": ["criterion"], "units": ["item"], "methods": ["pearson"]}
+    entry["row"] = "{criterion}"
+    config = {
+        "name": "s",
+        "experiments": [{"id": "O"}, {"id": "H"}],
+        "metrics": [{"metric": "item_correlation", **entry}],
+    }
+    data = StudyData(kept=kept, tidy=kept, participants=pd.DataFrame(), exclusions=kept.iloc[:0], config=config)
+    observed = function("metric", "item_correlation")(data, **entry)
+    cells = dict(zip(zip(observed["table"], observed["row"], observed["column"]), observed["value"]))
+    simulator = Simulator(data, "O", cells)
+    assert simulator.with_others
+    drawn = np.array([3, 3, 3, 0, 5, 5, 6, 1])  # item 3 three times, 5 twice, 2, 4 and 7 never
+    rows, _, item_copy = copies(simulator.evaluator, simulator.item, np.arange(3), drawn)
+    mine = simulator.values(simulator.sample(rows, item_copy), drawn)
+    parts = []
+    for code, count in zip(*np.unique(drawn, return_counts=True)):
+        name = simulator.items[code]
+        for k in range(count):
+            parts.append(kept[kept["item"] == name].assign(item=name if k == 0 else f"{name}~{k}"))
+    by_hand = pd.concat(parts, ignore_index=True)
+    resample = StudyData(
+        kept=by_hand, tidy=by_hand, participants=pd.DataFrame(), exclusions=kept.iloc[:0], config=config
+    )
+    theirs = function("metric", "item_correlation")(resample, **entry)
+    assert len(theirs) == len(cells)
+    for table, row, column, value in theirs.itertuples(index=False):
+        assert mine[(table, row, column)] == pytest.approx(value, rel=1e-12), (row, column)

@@ -88,6 +88,9 @@ class Simulator:
         self.others = rows[rows["side"] != side]
         self.evaluator, self.evaluators = pd.factorize(self.pilot["participant"])
         self.item, self.items = pd.factorize(self.pilot["item"])
+        # the other sides' judgements of the pilot's items (automatic scores, another experiment's modes) are drawn
+        # with them: a helper side held fixed would not follow a draw's copies (:meth:`others_drawn`)
+        self.other_item = pd.Index(self.items).get_indexer(self.others["item"])
         # one judgement per evaluator and criterion (liu's workers): evaluators are not a factor; items only
         criterion = self.pilot["criterion"] if "criterion" in self.pilot else pd.Series("", index=self.pilot.index)
         self.items_only = bool(self.pilot.groupby([self.evaluator, criterion.to_numpy()]).size().max() == 1)
@@ -163,12 +166,30 @@ class Simulator:
         sample["judgement_id"] = np.arange(len(sample))  # each copy a judgement of its own
         return sample
 
-    def values(self, sample: pd.DataFrame) -> dict:
+    def others_drawn(self, drawn: np.ndarray) -> pd.DataFrame:
+        """The other sides' judgements for a draw of the pilot's item codes ``drawn``: those of a drawn item once per
+        copy, relabelled as the pilot's copies are (:func:`relabelled`), so a helper side (automatic scores, the
+        modes of another experiment) follows the items it is joined on; those of other items as they are."""
+        linked = self.other_item >= 0
+        rows, _, item_copy = copies(
+            np.zeros(int(linked.sum()), dtype=int), self.other_item[linked], np.zeros(1, int), drawn
+        )
+        part = self.others[linked].iloc[rows].reset_index(drop=True)
+        part["item"] = relabelled(self.items, self.other_item[linked][rows], item_copy)
+        later = item_copy > 0
+        part["judgement_id"] = part["judgement_id"].astype(str).to_numpy(dtype=object)
+        part.loc[later, "judgement_id"] = part.loc[later, "judgement_id"] + "~" + item_copy[later].astype(str)
+        return pd.concat([self.others[~linked], part], ignore_index=True)
+
+    def values(self, sample: pd.DataFrame, drawn: np.ndarray | None = None) -> dict:
         """The metric cells of the pilot's judgements replaced by ``sample`` as {(table, row, column): value};
-        every evaluator in it is a participant with the pilot's metadata of them (none for a simulated one)."""
+        every evaluator in it is a participant with the pilot's metadata of them (none for a simulated one). With
+        the other sides' judgements (:attr:`with_others`): as they are, or drawn with the pilot's items
+        ``drawn`` (:meth:`others_drawn`)."""
         from humeval.metrics import metrics_study
 
-        kept = pd.concat([self.others, sample], ignore_index=True) if self.with_others else sample
+        others = self.others if drawn is None else self.others_drawn(drawn)
+        kept = pd.concat([others, sample], ignore_index=True) if self.with_others else sample
         names = pd.unique(sample["participant"])
         people = self.pilot_people.reindex(pd.Index(names, name="participant")).reset_index()
         people = pd.concat([self.other_people, people], ignore_index=True)
@@ -181,7 +202,7 @@ class Simulator:
         if self.totals is None:
             return False
         rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn)
-        own = self.values(self.sample(rows, item_copy))
+        own = self.values(self.sample(rows, item_copy), drawn)
         mine = {cell: value[0] for cell, value in self.vectorised_values(drawn[None, :]).items()}
         differing = [
             cell
@@ -223,7 +244,7 @@ class Simulator:
                             values = {cell: value[s] for cell, value in vectorised.items()}
                         else:
                             rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
-                            values = self.values(self.sample(rows, item_copy))
+                            values = self.values(self.sample(rows, item_copy), drawn_i[s])
                     except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue
