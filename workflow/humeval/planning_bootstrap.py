@@ -115,7 +115,7 @@ class Simulator:
                 continue
             differing = [c for c, v in expected.items() if not np.isclose(identity.get(c, np.nan), v, equal_nan=True)]
             if not differing:
-                self.totals = None if self.with_others else self.item_totals()
+                self.totals = self.item_totals()
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
 
@@ -133,12 +133,20 @@ class Simulator:
     def item_totals(self):
         """Each metric entry's item-totals form (:mod:`humeval.metrics.item_totals`) and the columns of the pilot's
         items it reads, where every entry has one for its parameters; else None (each draw runs the metrics)."""
-        from humeval.metrics.item_totals import ITEM_TOTALS, NoForm
+        from humeval.metrics.item_totals import NoForm
+        from humeval.metrics.item_totals_forms import ITEM_TOTALS
 
         entries = self.config.get("metrics", [])
         if not entries or any(entry["metric"] not in ITEM_TOTALS for entry in entries):
             return None
-        pilot = self.study_of(self.pilot, self.pilot_people.reset_index())
+        people = self.pilot_people.reset_index()
+        if self.with_others:  # the other sides' judgements of the pilot's items follow its draws (others_drawn)
+            pilot = self.study_of(
+                pd.concat([self.others, self.pilot], ignore_index=True),
+                pd.concat([self.other_people, people], ignore_index=True),
+            )
+        else:
+            pilot = self.study_of(self.pilot, people)
         forms = []
         for entry in entries:
             params = {key: v for key, v in entry.items() if key not in ("metric", "description")}
@@ -150,8 +158,10 @@ class Simulator:
         return forms
 
     def vectorised_values(self, drawn: np.ndarray) -> dict:
-        """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items)."""
-        multiplicity = np.zeros((len(drawn), len(self.items)))
+        """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items); an item
+        of another side that the pilot does not judge is in every draw once (the last column)."""
+        multiplicity = np.zeros((len(drawn), len(self.items) + 1))
+        multiplicity[:, -1] = 1.0
         np.add.at(multiplicity, (np.repeat(np.arange(len(drawn)), drawn.shape[1]), drawn.ravel()), 1.0)
         values = {}
         for form, columns in self.totals:

@@ -5,9 +5,12 @@ the pilot's items with multiplicities m (one row of an S x I matrix M). Where a 
 for per-item statistics t_i, all S draws are g(M T): one matrix product instead of S runs of the metric on S
 relabelled frames. Each form below gives T (:class:`ItemTotals`) and g for one registered metric, with the same
 parameters; planning checks them against the metric itself on one simulated data set in every run, and
-``tests/test_item_totals.py`` on random draws. The forms cover the findings of hosking (relative preference), liu
-(preference shares), shardlow (rank table) and yao (means and SDs, Student t): 9, 17, 15 and 17 ms a simulation by
-the metric. A form declines parameters it does not cover (:class:`NoForm`), and those draws run the metric.
+``tests/test_item_totals.py`` on random draws. This module holds the common parts and the pairwise and rank forms
+(hosking's relative preference, liu's preference shares, shardlow's rank table); :mod:`humeval.metrics.ratings_totals`
+the ratings forms (yao's means, SDs and t tests) and :mod:`humeval.metrics.designs.design_totals` the rating-design
+forms (santhanam's ICCs and mode correlations); :data:`humeval.metrics.item_totals_forms.ITEM_TOTALS` lists them by
+metric. By the metric, a simulation took 9, 17, 15, 17 and 270 ms. A form declines parameters it does not cover
+(:class:`NoForm`), and those draws run the metric.
 
 A cell the metric would leave out of a draw (a system or baseline no drawn item shows) is NaN, as a missing cell
 is to planning.
@@ -22,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.metrics import StudyData, render
+from humeval.metrics import StudyData
 from humeval.metrics.pairwise import OUTCOMES, majority_vote, preference_outcomes
 from humeval.metrics.ranking import average_rank, find_aggregate, published_aggregate_counts
 
@@ -61,161 +64,6 @@ def per_item_counts(code: np.ndarray, n_items: int, column: np.ndarray, n_column
 
 def nan_where(values: np.ndarray, absent: np.ndarray) -> np.ndarray:
     return np.where(absent, np.nan, values)
-
-
-def numeric_rows(data: StudyData, frame: str, variant: str | None, where: dict | None) -> pd.DataFrame:
-    """The rows a ratings metric reads, with numeric values; :class:`NoForm` where a variant or a derived frame
-    is read (their rows are not the pilot's items) or a value is not a number."""
-    if variant is not None or frame not in ("kept", "tidy"):
-        raise NoForm(f"frame {frame!r}, variant {variant!r}")
-    rows = data.rows(frame, variant, where)
-    values = pd.to_numeric(rows["value"], errors="coerce")
-    if values.isna().any():
-        raise NoForm("a value that is not a number")
-    return rows.assign(value=values.to_numpy(dtype=float))
-
-
-def group_codes(rows: pd.DataFrame, by: list) -> tuple[np.ndarray, list[dict]]:
-    """Each row's group of ``by`` (0-based, in order of first appearance, as :func:`humeval.metrics.groups_of`) and
-    each group's keys."""
-    if not by:
-        return np.zeros(len(rows), dtype=int), [{}]
-    code = rows.groupby(by, sort=False).ngroup().to_numpy()
-    if (code < 0).any():
-        raise NoForm("a missing group key")
-    keys = rows[by].drop_duplicates().to_dict("records")
-    return code, keys
-
-
-def moments(code: np.ndarray, n_items: int, group: np.ndarray, n_groups: int, values: np.ndarray) -> np.ndarray:
-    """items x 3G: per item and group, the count, sum and sum of squares of ``values`` (n, sum x, sum x^2)."""
-    flat = code * n_groups + group
-    size = n_items * n_groups
-    parts = [np.bincount(flat, weights=w, minlength=size) for w in (np.ones_like(values), values, values**2)]
-    return np.hstack([part.reshape(n_items, n_groups) for part in parts])
-
-
-def mean_and_variance(totals: np.ndarray, n_groups: int):
-    """Per draw and group: n, the mean and the sample variance (ddof 1) from the totals of :func:`moments`; NaN
-    where a group has no value (mean) or one (variance)."""
-    n, total, squares = totals[:, :n_groups], totals[:, n_groups : 2 * n_groups], totals[:, 2 * n_groups :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(n > 0, total / n, np.nan)
-        variance = np.where(n > 1, np.maximum(squares - n * mean**2, 0.0) / (n - 1), np.nan)
-    return n, mean, variance
-
-
-def describe_totals(
-    data: StudyData,
-    *,
-    table: str,
-    by: list,
-    row: str,
-    column: str,
-    stats=("mean", "sd"),
-    labels: dict | None = None,
-    where: dict | None = None,
-    frame: str = "kept",
-    variant: str | None = None,
-    **declined,
-) -> ItemTotals:
-    """:func:`humeval.metrics.descriptive.describe_numbers` for ``mean``, ``sd`` (ddof 1), ``n`` and ``sum``: per
-    item and group its count, sum and sum of squares; mean S/n, variance (Q - n mean^2) / (n - 1)."""
-    if declined or set(stats) - {"mean", "sd", "n", "sum"}:
-        raise NoForm(f"describe with {sorted(declined) or sorted(stats)}")
-    rows = numeric_rows(data, frame, variant, where)
-    group, keys = group_codes(rows, list(by))
-    code, items = item_codes(rows["item"])
-    per_item = moments(code, len(items), group, len(keys), rows["value"].to_numpy())
-    names = [
-        [(render(row, {**k, "stat": stat}, labels), render(column, {**k, "stat": stat}, labels)) for stat in stats]
-        for k in keys
-    ]
-
-    def cells(totals):
-        n, mean, variance = mean_and_variance(totals, len(keys))
-        found = {"n": n, "sum": totals[:, len(keys) : 2 * len(keys)], "mean": mean, "sd": np.sqrt(variance)}
-        return {
-            (table, *name): nan_where(found[stat][:, g], n[:, g] == 0)
-            for g in range(len(keys))
-            for stat, name in zip(stats, names[g])
-        }
-
-    return ItemTotals(items, per_item, cells)
-
-
-def significance_totals(
-    data: StudyData,
-    *,
-    table: str,
-    compare: str,
-    pairs: list,
-    tests: list,
-    row: str,
-    by: list = (),
-    labels: dict | None = None,
-    where: dict | None = None,
-    frame: str = "kept",
-    variant: str | None = None,
-    **declined,
-) -> ItemTotals:
-    """:func:`humeval.metrics.significance.significance_numbers` for Student's and Welch's t (scipy's
-    ``ttest_ind``) without a correction: per item, group and pair member the count, sum and sum of squares. Student:
-    t = (m_a - m_b) / sqrt(s_p^2 (1/n_a + 1/n_b)), s_p^2 the pooled variance, df n_a + n_b - 2; Welch: se^2 =
-    v_a/n_a + v_b/n_b, df by Welch-Satterthwaite; the 95% interval of m_a - m_b as scipy's ``confidence_interval``.
-    A group whose member has fewer than 2 values is NaN (the metric refuses the data)."""
-    if declined or any(t["test"] not in ("student_t", "welch_t") or t.get("correction") for t in tests):
-        raise NoForm("significance with other tests or options")
-    rows = numeric_rows(data, frame, variant, where)
-    group, keys = group_codes(rows, list(by))
-    code, items = item_codes(rows["item"])
-    member = rows[compare].to_numpy()
-    blocks = []
-    for a, b in pairs:
-        for value in (a, b):
-            on = member == value
-            blocks.append(moments(code[on], len(items), group[on], len(keys), rows["value"].to_numpy()[on]))
-    per_item = np.hstack(blocks)
-    width = 3 * len(keys)
-
-    def cells(totals):
-        from scipy import stats
-
-        out = {}
-        for p, (a, b) in enumerate(pairs):
-            n_a, m_a, v_a = mean_and_variance(totals[:, 2 * p * width : (2 * p + 1) * width], len(keys))
-            n_b, m_b, v_b = mean_and_variance(totals[:, (2 * p + 1) * width : (2 * p + 2) * width], len(keys))
-            enough = (n_a >= 2) & (n_b >= 2)
-            for spec in tests:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    if spec["test"] == "student_t":
-                        df = n_a + n_b - 2
-                        se = np.sqrt(((n_a - 1) * v_a + (n_b - 1) * v_b) / df * (1 / n_a + 1 / n_b))
-                    else:
-                        se = np.sqrt(v_a / n_a + v_b / n_b)
-                        df = se**4 / ((v_a / n_a) ** 2 / (n_a - 1) + (v_b / n_b) ** 2 / (n_b - 1))
-                    t = (m_a - m_b) / se
-                    alternative = spec.get("alternative", "two-sided")
-                    if alternative == "two-sided":
-                        p_value, q = 2 * stats.t.sf(np.abs(t), df), stats.t.ppf(0.975, df)
-                        low, high = m_a - m_b - q * se, m_a - m_b + q * se
-                    else:
-                        q = stats.t.ppf(0.95, df)
-                        greater = alternative == "greater"
-                        p_value = stats.t.sf(t, df) if greater else stats.t.cdf(t, df)
-                        low = m_a - m_b - q * se if greater else np.full_like(t, -np.inf)
-                        high = np.full_like(t, np.inf) if greater else m_a - m_b + q * se
-                found = {"statistic": t, "df": df, "p": p_value, "ci_low": low, "ci_high": high}
-                unknown = sorted(set(spec["columns"]) - set(found))
-                if unknown:
-                    raise HumevalError(f"test {spec['test']} gives no {unknown}; it gives {sorted(found)}")
-                for g, k in enumerate(keys):
-                    label = render(row, {**k, "a": a, "b": b}, labels)
-                    for stat, col in spec["columns"].items():
-                        out[(table, label, col)] = nan_where(found[stat][:, g], ~enough[:, g])
-        return out
-
-    return ItemTotals(items, per_item, cells)
 
 
 def relative_preference_totals(
@@ -354,13 +202,3 @@ def rank_table_totals(data: StudyData, *, table: str, sides: list[dict]) -> Item
         return out
 
     return ItemTotals(distinct, per_item, cells)
-
-
-#: The metrics that have an item-totals form, by their registered name.
-ITEM_TOTALS = {
-    "relative_preference": relative_preference_totals,
-    "preference_shares": preference_share_totals,
-    "rank_table": rank_table_totals,
-    "describe": describe_totals,
-    "significance": significance_totals,
-}

@@ -33,30 +33,31 @@ def mean_squares(matrix: np.ndarray) -> tuple[np.float64, np.float64, np.float64
     return msr, msc, mse  # numpy scalars: a degenerate matrix gives inf or nan, as before, not an exception
 
 
-def agreement_p_value(matrix: np.ndarray, coefficient: float) -> tuple[float, float]:
-    """p-value of ICC(A,k) > 0 as R's ``irr::icc`` computes it (McGraw & Wong 1996), which pingouin lacks:
-    F = MSR / MSE with denominator df from Satterthwaite's approximation at the estimated coefficient,
-    v = (a MSC + b MSE)^2 / ((a MSC)^2 / (k-1) + (b MSE)^2 / ((n-1)(k-1))), a = k rho / (n (1 - rho)),
-    b = 1 + k rho (n-1) / (n (1 - rho)). ``matrix``: items x raters, complete. Returns (p, v).
+def icc_p_values(n, k, msr, msc, mse, agreement):
+    """The p-values of ICC(C,k) > 0 and ICC(A,k) > 0 from the two-way mean squares of ``n`` items x ``k`` raters
+    (scalars or arrays, one per draw): consistency F = MSR / MSE on (n - 1, (n - 1)(k - 1)) df; agreement as R's
+    ``irr::icc`` computes it (McGraw & Wong 1996), which pingouin lacks: the same F with denominator df from
+    Satterthwaite's approximation at the estimated coefficient rho, v = (a MSC + b MSE)^2 / ((a MSC)^2 / (k - 1) +
+    (b MSE)^2 / ((n - 1)(k - 1))), a = k rho / (n (1 - rho)), b = 1 + k rho (n - 1) / (n (1 - rho)).
 
-    >>> p, v = agreement_p_value(np.array([[1., 2], [3, 3], [5, 6]]), 0.96)
-    >>> round(v, 4)
-    2.0276
+    By hand for the example: F = 8.1667 / 0.1667 = 49 and F(2, 2) has survival 1 / (1 + x), so 1/50; at rho = 0.96,
+    a = 16, b = 33 and v = (10.667 + 5.5)^2 / (113.78 + 15.125) = 2.0276, a little more than 2, so a little less.
+
+    >>> msr, msc, mse = mean_squares(np.array([[1.0, 2], [3, 3], [5, 6]]))
+    >>> [round(float(p), 4) for p in icc_p_values(3, 2, msr, msc, mse, 0.96)]
+    [0.02, 0.0192]
     """
     from scipy import stats
 
-    n, k = matrix.shape
-    msr, msc, mse = mean_squares(matrix)
-    a = k * coefficient / (n * (1 - coefficient))
-    b = 1 + k * coefficient * (n - 1) / (n * (1 - coefficient))
+    a = k * agreement / (n * (1 - agreement))
+    b = 1 + k * agreement * (n - 1) / (n * (1 - agreement))
     v = (a * msc + b * mse) ** 2 / ((a * msc) ** 2 / (k - 1) + (b * mse) ** 2 / ((n - 1) * (k - 1)))
-    return float(stats.f.sf(msr / mse, n - 1, v)), float(v)
+    return stats.f.sf(msr / mse, n - 1, (n - 1) * (k - 1)), stats.f.sf(msr / mse, n - 1, v)
 
 
 def icc(frame: pd.DataFrame) -> dict:
     """ICC(C,k) and ICC(A,k) (targets = items, raters = participants; McGraw & Wong 1996) and their p-values: the
-    F test for consistency, the Satterthwaite-df test for agreement as R's irr reports it
-    (:func:`agreement_p_value`).
+    F test for consistency, the Satterthwaite-df test for agreement as R's irr reports it (:func:`icc_p_values`).
 
     From the items x raters matrix's two-way ANOVA mean squares (rows MSR, raters MSC, error MSE):
     ICC(C,k) = (MSR - MSE) / MSR with p = P(F(n-1, (n-1)(k-1)) > MSR / MSE), ICC(A,k) = (MSR - MSE) / (MSR +
@@ -65,7 +66,6 @@ def icc(frame: pd.DataFrame) -> dict:
     mean of 20 calls), and santhanam's planning calls it 37 times a simulation; ``tests/test_icc_mean_squares.py`` checks both
     coefficients and p-values against pingouin to 1e-10 on random matrices and on santhanam's conditions.
     """
-    from scipy import stats
 
     item, items = pd.factorize(frame["item"])
     rater, raters = pd.factorize(frame["participant"])
@@ -81,11 +81,8 @@ def icc(frame: pd.DataFrame) -> dict:
     msr, msc, mse = mean_squares(matrix)
     consistency = (msr - mse) / msr
     agreement = (msr - mse) / (msr + (msc - mse) / n)
-    p_consistency = float(stats.f.sf(msr / mse, n - 1, (n - 1) * (k - 1)))
-    return {
-        "ICC-C": (float(consistency), p_consistency),
-        "ICC-A": (float(agreement), agreement_p_value(matrix, float(agreement))[0]),
-    }
+    p_consistency, p_agreement = icc_p_values(n, k, msr, msc, mse, float(agreement))
+    return {"ICC-C": (float(consistency), float(p_consistency)), "ICC-A": (float(agreement), float(p_agreement))}
 
 
 @register("metric", "icc_by_group")

@@ -80,17 +80,19 @@ def subgroup_members(participants: pd.DataFrame, subgroup: str, *, time_split: s
     return people.loc[keep, "participant"]
 
 
-def _modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
+def item_modes(data: StudyData, side: str, condition: str, criterion: str) -> pd.Series:
+    """Per item, the spreadsheet mode (:func:`spreadsheet_mode`) of one side, condition and criterion, ties to the
+    participant earliest in row order."""
     frame = data.cell(side, condition, criterion)
     rows = pd.to_numeric(data.participants[data.participants["side"] == side].set_index("participant")["row"])
     return spreadsheet_mode(frame.assign(row=frame["participant"].map(rows)))
 
 
-def _human_modes(data: StudyData, condition: str, criterion: str, side: str, mode_sides: dict | None) -> pd.Series:
+def human_modes(data: StudyData, condition: str, criterion: str, side: str, mode_sides: dict | None) -> pd.Series:
     """Per-item modes of ``side``, unless ``mode_sides`` maps ``"<condition>|<criterion>"`` to another side
     (how a published-mode switch reproduces an author's data error, e.g. the Likert readability modes
     taken from the original study)."""
-    return _modes(data, (mode_sides or {}).get(f"{condition}|{criterion}", side), condition, criterion)
+    return item_modes(data, (mode_sides or {}).get(f"{condition}|{criterion}", side), condition, criterion)
 
 
 def spearman(x: pd.Series, y: pd.Series) -> tuple[float, float]:
@@ -134,8 +136,8 @@ def mode_correlation_numbers(
     out = []
     for condition in conditions:
         rho, p = spearman(
-            _human_modes(data, condition, "coherence", side, mode_sides),
-            _human_modes(data, condition, "readability", side, mode_sides),
+            human_modes(data, condition, "coherence", side, mode_sides),
+            human_modes(data, condition, "readability", side, mode_sides),
         )
         out += [("rho", f"{condition}|{side}", rho), ("p", f"{condition}|{side}", p)]
     return value_frame(table, out)
@@ -180,7 +182,7 @@ def auto_correlation_numbers(
     for condition in conditions:
         for criterion in criteria:
             auto = data.cell(auto_side, condition, criterion).set_index("item")["value"]
-            rho, p = spearman(_human_modes(data, condition, criterion, side, mode_sides), auto)
+            rho, p = spearman(human_modes(data, condition, criterion, side, mode_sides), auto)
             out += [(criterion, f"{condition}|{side}", rho), (f"{criterion}|p", f"{condition}|{side}", p)]
     return value_frame(table, out)
 
@@ -213,7 +215,7 @@ def original_vs_reproduction_numbers(
             sides = {}
             for side in ("original", "reproduction"):
                 frame = data.cell(side, condition, criterion)
-                sides[side] = (frame.groupby("item")["value"].mean(), _modes(data, side, condition, criterion))
+                sides[side] = (frame.groupby("item")["value"].mean(), item_modes(data, side, condition, criterion))
             for k, statistic in enumerate(("mean", "mode")):
                 rho, p = spearman(sides["original"][k], sides["reproduction"][k])
                 out += [(f"{criterion}|{statistic}", condition, rho), (f"{criterion}|{statistic}|p", condition, p)]
