@@ -181,6 +181,8 @@ class Simulator:
         copy, relabelled as the pilot's copies are (:func:`relabelled`), so a helper side (automatic scores, the
         modes of another experiment) follows the items it is joined on; those of other items as they are."""
         linked = self.other_item >= 0
+        if not linked.any():  # no other side judges the pilot's items (shardlow's published side)
+            return self.others
         rows, _, item_copy = copies(
             np.zeros(int(linked.sum()), dtype=int), self.other_item[linked], np.zeros(1, int), drawn
         )
