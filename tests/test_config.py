@@ -489,3 +489,21 @@ def test_the_participant_column_is_never_read_as_a_value_criterion_or_system(tmp
         load_study(
             study_variant(TOY, tmp_path, lambda s: s["extract"][0]["params"].update(criteria={"quality": "rater"}))
         )
+
+
+def test_a_finding_that_names_no_side_is_refused_before_planning_gives_it_power(tmp_path):
+    """yao's Y1 with every ``{side}`` written as ``O`` reads O's cells in every experiment: planning from R3 would
+    never change them (it showed power 1.0); refused at load, naming the key and what to write."""
+
+    def change(study):
+        finding = study["planning"]["findings"][0]
+        for comparison in finding["comparisons"]:
+            for side in ("left", "right"):
+                comparison[side]["row"] = comparison[side]["row"].replace("{side}", "O")
+        finding["significance"]["p"]["row"] = finding["significance"]["p"]["row"].replace("{side}", "O")
+
+    with pytest.raises(
+        HumevalError, match=r"key planning\.findings\.0 \(Y1\): no cell it reads names \{side\}"
+    ) as info:
+        load_study(yao_variant(tmp_path, change))
+    assert 'row: "{side}"' in str(info.value) and "\n" not in str(info.value)

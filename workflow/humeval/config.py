@@ -20,6 +20,7 @@ from humeval.config_checks import (
     check_derived,
     check_experiments,
     check_figure_labels,
+    check_findings_name_a_side,
     check_format_strings,
     check_id_as_value,
     check_parameters,
@@ -175,6 +176,7 @@ def check_references(study: dict, source: str) -> None:  # noqa: C901 - one flat
     check_tally_defaults(study, fail)
     check_format_strings(study, fail)
     check_budgets(study, fail)
+    check_findings_name_a_side(study, fail)
 
 
 def load_study(path: str | Path) -> dict:
