@@ -214,7 +214,8 @@ def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
 
 def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
     """A finding that reads a cell the pilot's judgements do not compute (here R1's mean, while O is resampled) held
-    in every simulation and was shown as power 1.0; it gets a note instead."""
+    in every simulation and was shown as power 1.0; it gets a note instead. (A study file cannot spell F1 any more:
+    it names no {side}, which loading refuses; this guard covers cells no draw reaches, whatever their spelling.)"""
     import numpy as np
     import pandas as pd
 
@@ -226,7 +227,8 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
         {
             "side": np.repeat(["O", "R1"], 24),
             "participant": np.tile(np.repeat([f"p{e}" for e in range(4)], 6), 2),
-            "item": np.tile([f"i{i}" for i in range(6)], 8),
+            # R1 judged other items: its judgements are not drawn with O's (a side judging O's items would be)
+            "item": np.concatenate([np.tile([f"i{i}" for i in range(6)], 4), np.tile([f"r{i}" for i in range(6)], 4)]),
             "criterion": "quality",
             "response_type": "rating",
             "system": "A",

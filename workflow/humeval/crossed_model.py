@@ -126,15 +126,30 @@ def layout(item_groups: np.ndarray, people: int, per_item: int) -> Layout:
     return Layout(evaluator, item, np.asarray(item_groups)[item], people, len(item_groups), int(item_groups.max()) + 1)
 
 
-def simulate(lay: Layout, means: np.ndarray, comps: dict, simulations: int, rng) -> np.ndarray:
-    """``simulations`` x judgements ratings of the design ``lay`` drawn from the model (group means ``means``,
-    variance components ``comps``), normal random effects drawn independently per simulation."""
+def random_terms(lay: Layout, comps: dict, simulations: int, rng) -> list[np.ndarray]:
+    """The model's random terms of each of ``simulations`` x judgements of the design ``lay`` (evaluator, evaluator
+    by group, item, residual), normal and drawn independently per simulation: what :func:`simulate` adds to the
+    group means, drawn once where several effects share them (common random numbers)."""
     sd = {k: np.sqrt(comps[k]) for k in COMPONENTS}
     u = rng.standard_normal((simulations, lay.people)) * sd["evaluator"]
     s = rng.standard_normal((simulations, lay.people * lay.groups)) * sd["evaluator_by_group"]
     v = rng.standard_normal((simulations, lay.items)) * sd["item"]
     eps = rng.standard_normal((simulations, lay.evaluator.size)) * sd["residual"]
-    return means[lay.group] + u[:, lay.evaluator] + s[:, lay.evaluator * lay.groups + lay.group] + v[:, lay.item] + eps
+    return [u[:, lay.evaluator], s[:, lay.evaluator * lay.groups + lay.group], v[:, lay.item], eps]
+
+
+def with_means(lay: Layout, means: np.ndarray, terms: list[np.ndarray]) -> np.ndarray:
+    """Ratings: the group means ``means`` plus the random ``terms`` (:func:`random_terms`)."""
+    values = means[lay.group] + terms[0]
+    for term in terms[1:]:
+        values += term
+    return values
+
+
+def simulate(lay: Layout, means: np.ndarray, comps: dict, simulations: int, rng) -> np.ndarray:
+    """``simulations`` x judgements ratings of the design ``lay`` drawn from the model (group means ``means``,
+    variance components ``comps``), normal random effects drawn independently per simulation."""
+    return with_means(lay, means, random_terms(lay, comps, simulations, rng))
 
 
 def weights(codes: np.ndarray, rows: np.ndarray, size: int) -> np.ndarray:

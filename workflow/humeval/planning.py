@@ -288,14 +288,14 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
                     rows.append({**common, "design": "planned", "method": "model", "note": beyond})
                 continue
             lay = model.layout(int(e), int(i), int(j))
-            for basis, value in planned_bases:
-                # common random numbers: one stream per design, the same for every basis and finding (a basis
-                # only shifts a mean, so a smaller effect never holds where a larger one did not)
-                key = (int(e), int(i), int(j), basis)
-                if key not in done:
-                    draws = np.random.default_rng([planning.get("seed", 0), int(e), int(i), int(j)])
-                    done[key] = model.power(lay, value, model_simulations, draws)
-                result = done[key]
+            key = (int(e), int(i), int(j))
+            if key not in done:
+                # common random numbers: one stream per design, the same for every basis and finding, drawn once for
+                # all bases (a basis only shifts a mean, so a smaller effect never holds where a larger one did not)
+                draws = np.random.default_rng([planning.get("seed", 0), int(e), int(i), int(j)])
+                effects = [value for _, value in planned_bases]
+                done[key] = model.power(lay, effects, model_simulations, draws)
+            for (basis, value), result in zip(planned_bases, done[key]):
                 low, high = wilson(result["held"], model_simulations)
                 rows.append(
                     {

@@ -123,27 +123,33 @@ class ModelFinding:
         ``effect``: group a re-centred on b."""
         return np.array([self.means[1] + (effect if self.greater else -effect), self.means[1]])
 
-    def power(self, lay, effect: float, simulations: int, rng) -> dict:
-        """Simulated and analytic power (or probability of the same direction, untested) at one design and
-        effect: ``held``, ``failed`` (a p that cannot be computed), ``analytic`` (:meth:`analytic_at`) and the
-        minimum detectable effect ``mde`` at 80% (:meth:`mde`)."""
-        from humeval.crossed_model import simulate, two_sample_t
+    def power(self, lay, effects: list[float], simulations: int, rng) -> list[dict]:
+        """Simulated and analytic power (or probability of the same direction, untested) at one design and each of
+        ``effects``, on common random numbers (each simulation's random terms drawn once, the effects shifting the
+        means): per effect ``held``, ``failed`` (a p that cannot be computed), ``analytic`` (:meth:`analytic_at`) and
+        the minimum detectable effect ``mde`` at 80% (:meth:`mde`)."""
+        from humeval.crossed_model import random_terms, two_sample_t, with_means
 
-        means = self.planned_means(effect)
-        held = failed = 0
+        held, failed = np.zeros(len(effects), dtype=int), np.zeros(len(effects), dtype=int)
         block = max(1, min(200, BLOCK_CELLS // max(1, lay.evaluator.size)))  # bounds the memory, not the work
         for start in range(0, simulations, block):
-            values = simulate(lay, means, self.components, min(block, simulations - start), rng)
-            mean_a, mean_b, _, p = two_sample_t(values, lay.group == 0, lay.group == 1, self.test is not False)
-            if not self.checked:
-                self.check(lay, values[0], mean_a[0], mean_b[0], p[0])
-            direction = mean_a > mean_b if self.greater else mean_a < mean_b
-            if self.test is None:
-                held += int(direction.sum())
-            else:
-                held += int((direction & (p < self.alpha)).sum())
-                failed += int(np.isnan(p).sum())
-        return {"held": held, "failed": failed, "analytic": self.analytic_at(lay, effect), "mde": self.mde(lay)}
+            terms = random_terms(lay, self.components, min(block, simulations - start), rng)
+            for k, effect in enumerate(effects):
+                values = with_means(lay, self.planned_means(effect), terms)
+                mean_a, mean_b, _, p = two_sample_t(values, lay.group == 0, lay.group == 1, self.test is not False)
+                if not self.checked:
+                    self.check(lay, values[0], mean_a[0], mean_b[0], p[0])
+                direction = mean_a > mean_b if self.greater else mean_a < mean_b
+                if self.test is None:
+                    held[k] += int(direction.sum())
+                else:
+                    held[k] += int((direction & (p < self.alpha)).sum())
+                    failed[k] += int(np.isnan(p).sum())
+        mde = self.mde(lay)
+        return [
+            {"held": int(h), "failed": int(f), "analytic": self.analytic_at(lay, effect), "mde": mde}
+            for h, f, effect in zip(held, failed, effects)
+        ]
 
     def analytic_at(self, lay, effect: float) -> float:
         """The analytic power (or probability of the same direction) at ``effect``."""
