@@ -104,9 +104,8 @@ STAGES = [
     "metrics",
     "qra",
     "tables",
-    "figures",
     "planning",
-    "planning_report",
+    "figures",
     "summary",
 ]
 
