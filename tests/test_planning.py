@@ -321,3 +321,14 @@ def test_a_helper_side_is_drawn_with_the_items_it_is_joined_on():
     assert len(theirs) == len(cells)
     for table, row, column, value in theirs.itertuples(index=False):
         assert mine[(table, row, column)] == pytest.approx(value, rel=1e-12), (row, column)
+
+
+def test_wilson_interval_equals_scipys_binomtest_at_every_count():
+    """planning_bootstrap.wilson (four lines, so planning jobs need not import scipy.stats) against scipy's own."""
+    from scipy.stats import binomtest
+
+    from humeval.planning_bootstrap import wilson
+
+    for k in range(31):
+        interval = binomtest(k, 30).proportion_ci(confidence_level=0.95, method="wilson")
+        assert wilson(k, 30) == (interval.low, interval.high), k

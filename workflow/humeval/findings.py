@@ -107,7 +107,7 @@ def effect_and_error(finding: dict, values: dict, label: str) -> tuple[float, fl
     >>> [round(x, 4) for x in effect_and_error(finding, {("t", "r", "p"): 0.0485}, "O")]
     [0.12, 0.0608]
     """
-    from scipy.stats import norm
+    from scipy.special import ndtri  # the normal quantile, without importing scipy.stats (0.46 s a job)
 
     effect = margin(finding, values, label)
     if not finding.get("significance"):
@@ -115,7 +115,7 @@ def effect_and_error(finding: dict, values: dict, label: str) -> tuple[float, fl
     p = values.get(tuple(str(finding["significance"]["p"][k]).format(side=label) for k in ("table", "row", "column")))
     if p is None or not 0 < p < 1:
         return effect, float("nan")
-    return effect, abs(effect) / float(norm.isf(p / 2))
+    return effect, abs(effect) / float(-ndtri(p / 2))
 
 
 #: The normal quantile of a 95% two-sided interval, the one every effect interval here has.
@@ -139,7 +139,7 @@ def consistency(finding: dict, values: dict, original: str, label: str) -> dict:
     >>> {k: round(v, 3) for k, v in consistency(finding, values, "O", "R1").items()}
     {'effect': 0.217, 'effect_low': -0.021, 'effect_high': 0.454, 'difference_p': 0.987}
     """
-    from scipy.stats import norm
+    from scipy.special import ndtr  # the normal distribution function (scipy.stats's norm.sf(x) is ndtr(-x))
 
     effect, se = effect_and_error(finding, values, label)
     out = {
@@ -149,7 +149,7 @@ def consistency(finding: dict, values: dict, original: str, label: str) -> dict:
     }
     if label != original:
         d_o, se_o = effect_and_error(finding, values, original)
-        out["difference_p"] = float(2 * norm.sf(abs(effect - d_o) / np.hypot(se, se_o)))
+        out["difference_p"] = float(2 * ndtr(-abs(effect - d_o) / np.hypot(se, se_o)))
     return out
 
 
