@@ -8,7 +8,6 @@ rule code_version:
         "results/logs/code_version/code_version.log",
     benchmark:
         "results/benchmarks/code_version/code_version.tsv"
-    priority: stage_priority("code_version")
     conda:
         "../../envs/humeval.yaml"
     script:

@@ -92,29 +92,6 @@ def code_for(stage):
     return [os.path.relpath(p) for p in stage_sources(stage, PACKAGE_DIR)]
 
 
-#: The stages in the order of the flow: jobs of an earlier stage go first (``priority:``), so every study's extract
-#: starts at the beginning of a run and the longest study's chain is not left for late (with equal priorities
-#: Snakemake's order among ready jobs is arbitrary).
-STAGES = [
-    "code_version",
-    "fetch_raw",
-    "published",
-    "extract",
-    "exclude",
-    "metrics",
-    "qra",
-    "tables",
-    "planning",
-    "figures",
-    "summary",
-]
-
-
-def stage_priority(stage):
-    """Snakemake priority of the stage's jobs: higher for stages earlier in the flow (:data:`STAGES`)."""
-    return len(STAGES) - STAGES.index(stage)
-
-
 def stage_slice(stage):
     """Params function: the digest of the parts of the study config the stage's job reads
     (humeval.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,

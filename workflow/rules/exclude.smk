@@ -12,7 +12,6 @@ rule exclude:
         "results/logs/exclude/{study}.log",
     benchmark:
         "results/benchmarks/exclude/{study}.tsv"
-    priority: stage_priority("exclude")
     conda:
         "../../envs/humeval.yaml"
     params:

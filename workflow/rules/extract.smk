@@ -10,7 +10,6 @@ rule extract:
         "results/logs/extract/{study}.log",
     benchmark:
         "results/benchmarks/extract/{study}.tsv"
-    priority: stage_priority("extract")
     conda:
         "../../envs/humeval.yaml"
     params:

@@ -6,7 +6,6 @@ rule fetch_raw:
         "results/logs/fetch_raw/{study}.log",
     benchmark:
         "results/benchmarks/fetch_raw/{study}.tsv"
-    priority: stage_priority("fetch_raw")
     conda:
         "../../envs/humeval.yaml"
     params:

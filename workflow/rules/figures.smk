@@ -48,7 +48,6 @@ rule figures:
         "results/logs/figures/{study}.log",
     benchmark:
         "results/benchmarks/figures/{study}.tsv"
-    priority: stage_priority("figures")
     conda:
         "../../envs/humeval.yaml"
     params:

@@ -13,7 +13,6 @@ rule metrics:
         "results/logs/metrics/{study}.log",
     benchmark:
         "results/benchmarks/metrics/{study}.tsv"
-    priority: stage_priority("metrics")
     conda:
         "../../envs/humeval.yaml"
     params:

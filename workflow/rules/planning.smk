@@ -16,7 +16,6 @@ rule planning:
         "results/logs/planning/{study}.log",
     benchmark:
         "results/benchmarks/planning/{study}.tsv"
-    priority: stage_priority("planning")
     conda:
         "../../envs/humeval.yaml"
     params:

@@ -10,7 +10,6 @@ rule published:
         "results/logs/published/{study}.log",
     benchmark:
         "results/benchmarks/published/{study}.tsv"
-    priority: stage_priority("published")
     conda:
         "../../envs/humeval.yaml"
     params:

@@ -14,7 +14,6 @@ rule qra:
         "results/logs/qra/{study}.log",
     benchmark:
         "results/benchmarks/qra/{study}.tsv"
-    priority: stage_priority("qra")
     conda:
         "../../envs/humeval.yaml"
     params:

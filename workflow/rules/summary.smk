@@ -103,7 +103,6 @@ rule summary:
         "results/logs/summary/summary.log",
     benchmark:
         "results/benchmarks/summary/summary.tsv"
-    priority: stage_priority("summary")
     conda:
         "../../envs/humeval.yaml"
     params:

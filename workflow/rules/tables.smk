@@ -31,7 +31,6 @@ rule tables:
         "results/logs/tables/{study}.log",
     benchmark:
         "results/benchmarks/tables/{study}.tsv"
-    priority: stage_priority("tables")
     conda:
         "../../envs/humeval.yaml"
     params:
