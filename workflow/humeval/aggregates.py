@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from humeval.errors import HumevalError
 
+__all__ = ["aggregate_cells", "answer_count_rows", "rank_count_rows"]
+
 
 def rank_count_rows(aggregate: dict) -> dict[str, list[int]]:
     """The counts of a ``published_aggregates`` entry of kind rank_counts, ``{system: [f(s, 1), ...]}``, after

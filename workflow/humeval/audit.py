@@ -17,6 +17,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.rounding import printed_bound, r_signif3_half_up, truncate
 
+__all__ = ["COMPARISONS", "UNDIAGNOSED", "UNRECOMPUTED", "audit_study", "build_audit", "status_of"]
+
 log = logging.getLogger(__name__)
 
 AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note", "unrecomputed"]

@@ -7,6 +7,8 @@ import logging
 import os
 from pathlib import Path
 
+__all__ = ["write_code_version"]
+
 
 def write_code_version(sources: list[str], target: str) -> None:
     """Write ``sha256  humeval/<path>`` per package source and a combined digest (the code version)."""

@@ -32,6 +32,8 @@ from humeval.errors import HumevalError
 from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
+__all__ = ["load_study", "schema", "validate_against"]
+
 
 def schema_dir() -> Path:
     """The JSON Schemas: ``workflow/schemas`` beside the package in a clone (or an editable install), else the

@@ -12,6 +12,22 @@ import re
 
 from humeval.rounding import PRINTED_NUMBER
 
+__all__ = [
+    "check_budgets",
+    "check_cells",
+    "check_conditions",
+    "check_derived",
+    "check_experiments",
+    "check_figure_labels",
+    "check_findings_name_a_side",
+    "check_format_strings",
+    "check_id_as_value",
+    "check_parameters",
+    "check_qra3",
+    "check_rater_selection",
+    "check_tally_defaults",
+]
+
 
 def participant_columns(study: dict) -> set[str]:
     """The carried columns a ``tabular`` entry builds from its participant column: they hold pseudonyms (the

@@ -33,6 +33,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+__all__ = [
+    "COMPONENTS",
+    "analytic_power",
+    "components",
+    "layout",
+    "mean_difference_sd",
+    "minimum_detectable",
+    "naive_standard_error",
+    "random_terms",
+    "simulate",
+    "two_sample_t",
+    "with_means",
+]
+
 COMPONENTS = ("evaluator", "evaluator_by_group", "item", "residual")
 
 

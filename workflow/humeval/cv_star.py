@@ -9,6 +9,8 @@ import math
 
 import numpy as np
 
+__all__ = ["c4", "cv_star", "cv_star_rows", "sd_star"]
+
 
 def c4(n: int) -> float:
     """Bias-correction factor of the sample SD: c4(n) = sqrt(2/(n-1)) Gamma(n/2) / Gamma((n-1)/2).

@@ -5,6 +5,8 @@ Every error a user can cause (a bad config, a wrong checksum, a malformed export
 report it in one line instead of a traceback.
 """
 
+__all__ = ["HumevalError"]
+
 
 class HumevalError(Exception):
     r"""A problem with the user's input: config, raw export or published numbers. Always one line: a control

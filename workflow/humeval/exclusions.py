@@ -18,6 +18,20 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.vocabulary import function, register
 
+__all__ = [
+    "EXCLUSION_COLUMNS",
+    "apply_exclusions",
+    "attention_check",
+    "complete_respondents",
+    "drop_groups_containing",
+    "drop_systems",
+    "drop_uncovered",
+    "drop_where",
+    "exclude_study",
+    "invalid_permutation",
+    "missing_value",
+]
+
 log = logging.getLogger(__name__)
 
 EXCLUSION_COLUMNS = ["study", "side", "judgement_id", "participant", "item", "rule", "reason"]

@@ -23,6 +23,17 @@ from pathlib import Path
 
 from humeval.errors import HumevalError
 
+__all__ = [
+    "check_url",
+    "fetch_raw",
+    "fetch_study",
+    "in_mirror",
+    "mirror_relpath",
+    "resolve_mirror",
+    "sha256_of",
+    "verify_fetched",
+]
+
 log = logging.getLogger(__name__)
 
 MIRROR_ENV = "HUMEVAL_RAW_MIRROR"

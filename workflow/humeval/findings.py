@@ -8,6 +8,18 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = [
+    "Z95",
+    "bases",
+    "consistency",
+    "effect_and_error",
+    "evaluate",
+    "finding_cells",
+    "finding_sides",
+    "findings",
+    "margin",
+]
+
 
 def findings(study: dict) -> list[dict]:
     """Every finding: each QRA Type IV claim (with its entry's ``sides``, or its side ``labels`` for original and

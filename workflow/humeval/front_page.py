@@ -10,6 +10,16 @@ import pandas as pd
 
 from humeval.summary import conditions_differing
 
+__all__ = [
+    "FRONT_PAGE_STUDIES",
+    "console_summary",
+    "misses_with_power",
+    "overview_rst",
+    "rst_text",
+    "verdict_frame",
+    "verdict_rows",
+]
+
 #: The characters a data-derived string may keep on the report's front page (RST): letters, digits, space and
 #: ``.,;:()/-``. None of them can start markup inline, and no line break can start a directive.
 RST_SAFE = re.compile(r"[^A-Za-z0-9 .,;:()/-]")

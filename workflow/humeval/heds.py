@@ -20,6 +20,8 @@ from pathlib import Path
 
 from humeval import strict_json
 
+__all__ = ["CONDITIONS", "CRITERIA_KEY", "clean", "conditions_frame", "read_datasheet"]
+
 #: An email address in a condition's text, after NFKC folding (``＠`` is ``@``) and percent-decoding (``%40``):
 #: ``a@b.c``, ``mailto:a@b``, ``a@localhost``, ``a [at] b.c``, ``a(at)b``.
 #: Run by RE2 (:func:`humeval.patterns.config_pattern`): linear in the text, where Python's engine, retrying the

@@ -23,6 +23,18 @@ import pandas as pd
 
 from humeval.tables import format_number, table_cells
 
+__all__ = [
+    "EVIDENCE",
+    "EVIDENCE_WORDS",
+    "PAGE_ROWS",
+    "STATUSES",
+    "STYLE",
+    "audit_html",
+    "escape",
+    "frame_html",
+    "table_html",
+]
+
 EVIDENCE = re.compile(r"^\[(\w+)\]\s*")
 STATUSES = ("match", "mismatch", "published_only", "recomputed_only", "published_input")
 #: The order a reviewer reads an audit in: what differs, what could not be checked, then the rest.

@@ -17,6 +17,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+__all__ = ["VALUE_COLUMNS", "kept_judgements", "read_csv", "write_csv"]
+
 NUMERIC_COLUMNS = ("value", "published", "precision")
 #: The columns of the metric values one stage hands the next (``intermediate/metrics.csv``, QRA cells).
 VALUE_COLUMNS = ["table", "row", "column", "value"]

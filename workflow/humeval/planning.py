@@ -32,6 +32,8 @@ from humeval.planning_bootstrap import Simulator, wilson
 from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
 from humeval.power_table import BASIS_NOTES, COLUMNS
 
+__all__ = ["plan_study"]
+
 #: Planned designs by default: these multiples of the pilot's people, and of its items.
 EVALUATOR_FACTORS = (0.5, 1, 2, 4)
 #: Bootstrap simulations per design by default: Wilson's 95% interval is at most +-0.07 wide around a power of 0.5

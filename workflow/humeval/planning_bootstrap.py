@@ -10,6 +10,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.findings import evaluate, finding_cells, margin
 
+__all__ = ["Simulator", "copies", "wilson"]
+
 
 def copies(evaluator: np.ndarray, item: np.ndarray, drawn_evaluators: np.ndarray, drawn_items: np.ndarray):
     """One bootstrap design from the pilot's judgements (``evaluator`` and ``item`` codes per judgement, 0-based):

@@ -11,6 +11,8 @@ from humeval.errors import HumevalError
 from humeval.findings import finding_cells
 from humeval.planning_bootstrap import Simulator
 
+__all__ = ["MODEL_SIMULATIONS", "ModelFinding", "NotModelled"]
+
 MODELLED_METRICS = ("describe", "significance")
 #: Simulations per design and basis of the crossed model by default (vectorised: a design of yao's size costs about
 #: 2 ms per 100 simulations); the bootstrap's default stays :data:`SIMULATIONS`.

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+__all__ = ["BASIS_NOTES", "COLUMNS", "TARGET", "as_numbers", "headline", "smallest_sufficient"]
+
 #: The power a design must reach to be called sufficient (Cohen 1988).
 TARGET = 0.8
 COLUMNS = [

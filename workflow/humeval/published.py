@@ -16,6 +16,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.rounding import PRINTED_NUMBER
 
+__all__ = ["parse_published", "published_frame", "published_numbers"]
+
 PUBLISHED_COLUMNS = [
     "table",
     "row",

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+__all__ = ["QRA3_COLUMNS", "TYPE1_COLUMNS", "declared_tables", "row_parts", "table_rows"]
+
 TYPE1_COLUMNS = ["cv_star", "sd_star", "sd_ci_low", "sd_ci_high", "within_1sd", "within_2sd"]
 TYPE2_COLUMNS = ["pearson_mean", "spearman_mean", "kendall_w", "kendall_w_p"]
 QRA3_COLUMNS = [*TYPE1_COLUMNS, *TYPE2_COLUMNS, "alpha", "p_findings"]

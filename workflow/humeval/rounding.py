@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
+__all__ = ["PRINTED_NUMBER", "printed_bound", "r_signif3_half_up", "round_half_up", "truncate"]
+
 #: A number as a paper prints it: an optional bound (``< 2e-16``, ``> 0.99``, ``<=``, ``>=``), the number (sign,
 #: decimals, exponent) and a trailing marker (``0.95*``); groups ``bound``, ``number`` and ``marker``. Read by the
 #: published numbers (:func:`humeval.published.parse_published`) and by config validation.

@@ -16,6 +16,8 @@ from collections.abc import Callable
 
 from humeval.errors import HumevalError
 
+__all__ = ["run", "studies_config", "study_config"]
+
 
 def study_config(snakemake, param: str = "study") -> dict:
     """The slice of the job's study config that its params name (``config_slice`` in workflow/rules/common.smk

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+__all__ = ["PACKAGE_DIR", "STAGE_CODE", "stage_sources"]
+
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 #: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader and writer,

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+__all__ = ["DuplicateKey", "load", "loads"]
+
 
 class DuplicateKey(ValueError):
     """A JSON object that gives a key twice."""

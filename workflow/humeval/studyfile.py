@@ -17,6 +17,22 @@ import yaml
 
 from humeval.errors import HumevalError
 
+__all__ = [
+    "STAGE_KEYS",
+    "VALIDATION_ONLY",
+    "SafeLoader",
+    "StudySlice",
+    "declare_qra3_tables",
+    "job_studies",
+    "job_study",
+    "raw_filename",
+    "raw_files",
+    "read_yaml",
+    "slice_param",
+    "study_path",
+    "study_slice",
+]
+
 #: The most YAML nodes a configuration file may expand to, aliases counted as often as they are used. The largest
 #: study file here (santhanam) expands to 3,312; an alias bomb of 9 levels of 9 aliases to 490 million.
 MAX_EXPANDED_NODES = 100_000

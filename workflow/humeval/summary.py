@@ -11,6 +11,22 @@ from urllib.parse import unquote
 
 import pandas as pd
 
+__all__ = [
+    "RUN_PACKAGES",
+    "audit_summary",
+    "claims_summary",
+    "conditions_differing",
+    "evidence_counts",
+    "findings_summary",
+    "planning_summary",
+    "qra3_summary",
+    "qra_summary",
+    "raw_files_frame",
+    "read_qra3_notes",
+    "run_metadata",
+    "with_retrospective_power",
+]
+
 STATUSES = ["match", "mismatch", "published_only", "recomputed_only", "published_input"]
 
 

@@ -13,6 +13,8 @@ from humeval.html_tables import frame_html, table_html
 from humeval.intermediate import write_csv
 from humeval.tables import frame_latex, frame_markdown, latex_table, markdown_table, wide_table
 
+__all__ = ["write_conditions", "write_tables"]
+
 
 def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
     """Write ``<table>.csv``, ``<table>.md``, ``<table>.tex`` and ``<table>.html`` (:mod:`humeval.html_tables`) for

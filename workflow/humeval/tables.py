@@ -14,6 +14,16 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
 
 import pandas as pd
 
+__all__ = [
+    "format_number",
+    "frame_latex",
+    "frame_markdown",
+    "latex_table",
+    "markdown_table",
+    "table_cells",
+    "wide_table",
+]
+
 PUBLISHED_MARK = "†"
 MISMATCH_MARK = "‡"
 ROUNDING_MARK = "§"

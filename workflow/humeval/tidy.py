@@ -41,6 +41,22 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 
+__all__ = [
+    "JUDGEMENT_COLUMNS",
+    "PARTICIPANT_COLUMNS",
+    "collected_ids",
+    "keyed_pseudonyms",
+    "personal_data_firewall",
+    "pseudonym",
+    "pseudonym_key",
+    "pseudonyms",
+    "rater_numbers",
+    "scrub_ids",
+    "scrub_message",
+    "validate_judgements",
+    "validate_participants",
+]
+
 JUDGEMENT_COLUMNS = [
     "study",
     "side",

@@ -11,6 +11,8 @@ import pandas as pd
 
 from humeval.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
 
+__all__ = ["verdict_card_html"]
+
 #: A finding's state in an experiment (``findings.csv``'s ``holds``), as the card says it, and its colour class.
 HOLDS = {"yes": ("holds", "match"), "no": ("does not hold", "mismatch"), "not measured": ("not measured", "")}
 CARD_STYLE = STYLE + (

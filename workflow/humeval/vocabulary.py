@@ -43,6 +43,18 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+__all__ = [
+    "KINDS",
+    "Entry",
+    "check_entry",
+    "constant",
+    "entries",
+    "function",
+    "module_node",
+    "register",
+    "unknown_keys",
+]
+
 PACKAGE = "humeval"
 ROOT = Path(__file__).resolve().parent
 

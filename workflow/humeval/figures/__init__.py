@@ -9,3 +9,5 @@ figure always shows the same numbers as the tables; bars drawn from published-on
 a function ``f(audit, plt, *, table, <parameters>) -> Figure`` registered with ``@register("figure", <kind>)``
 (:mod:`humeval.vocabulary`); the entry's other keys are its parameters, and its ``id`` names the file.
 """
+
+__all__ = []

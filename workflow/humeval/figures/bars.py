@@ -9,6 +9,8 @@ from humeval.errors import HumevalError
 from humeval.figures.style import PALETTE, tick_labels
 from humeval.vocabulary import register
 
+__all__ = ["bars", "stacked_bars"]
+
 
 @register("figure", "bars")
 def bars(

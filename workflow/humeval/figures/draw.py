@@ -10,6 +10,8 @@ from humeval.errors import HumevalError
 from humeval.figures.style import pyplot, save
 from humeval.vocabulary import function
 
+__all__ = ["draw_figures"]
+
 
 def draw_figures(
     audit: pd.DataFrame, specs: list[dict], outdir: str | Path, formats: tuple[str, ...] = ("png",)

@@ -9,6 +9,8 @@ from humeval.errors import HumevalError
 from humeval.figures.style import PALETTE, series_labels
 from humeval.vocabulary import register
 
+__all__ = ["dumbbell", "interval_bars"]
+
 
 @register("figure", "interval_bars")
 def interval_bars(

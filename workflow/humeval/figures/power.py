@@ -6,6 +6,8 @@ import pandas as pd
 
 from humeval.figures.style import PALETTE, pyplot, save
 
+__all__ = ["power_figure"]
+
 
 def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
     """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): one panel per finding, its power (or

@@ -7,6 +7,8 @@ import pandas as pd
 from humeval.figures.style import PALETTE
 from humeval.vocabulary import register
 
+__all__ = ["reliability_scatter"]
+
 
 @register("figure", "reliability_scatter")
 def reliability_scatter(

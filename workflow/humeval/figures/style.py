@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+__all__ = ["PALETTE", "pyplot", "save", "series_labels", "tick_labels"]
+
 PALETTE = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
 STYLE = {
     "figure.dpi": 100,

@@ -10,6 +10,8 @@ import pandas as pd
 
 from humeval.figures.style import PALETTE, pyplot, save
 
+__all__ = ["cv_star_figure", "qra3_figure"]
+
 
 def recipe_shift(recipe: str) -> float:
     """The shift of a Type I recipe (``...; shift 100``): 0 where the scores were used as printed.

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 from humeval.errors import HumevalError
 from humeval.vocabulary import function
 
+__all__ = ["extract_study", "read_csv_export", "read_workbook_sheet", "require_inputs"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -36,6 +36,8 @@ from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym, pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["load", "read_json"]
+
 
 def read_json(path: str) -> dict:
     try:

@@ -18,6 +18,8 @@ from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 
 @register("loader", "amt_pairwise_batch")
 def load(

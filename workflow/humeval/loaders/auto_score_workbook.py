@@ -16,6 +16,8 @@ from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet, require_inputs
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 
 @register("loader", "auto_score_workbook")
 def load(

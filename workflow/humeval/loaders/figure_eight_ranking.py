@@ -21,6 +21,8 @@ from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 PERSONAL_COLUMNS = ("_ip", "_city", "_region")
 META = {
     "_unit_id": "unit",

@@ -23,6 +23,8 @@ from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 _ROLE = re.compile(r"^batch_(\d+)(?:_.+)?$")
 
 

@@ -12,6 +12,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export
 
+__all__ = ["code_answers", "read_item_key"]
+
 
 def read_item_key(path: str, required: list[str], batch_size: int, unique: list[str] | None = None) -> pd.DataFrame:
     """The key with ``uid``, ``batch``, ``question`` and ``key_complete`` added (all fields as text).

@@ -25,6 +25,8 @@ from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["FIELDS", "load"]
+
 FIELDS = ("systema", "systemb", "dataset", "ix", "input", "outputa", "outputb")
 _QUERY = (
     "SELECT r.id AS response_id, t.task_number AS task_number, r.json_string AS json_string "

@@ -37,6 +37,8 @@ from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["context_texts", "load"]
+
 
 def response_texts(questions: list[str], layout: pd.DataFrame, pattern: str) -> dict[tuple, str]:
     """Response text per (context, position) from the question-text header row (first match of ``pattern``)."""

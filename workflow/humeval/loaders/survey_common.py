@@ -14,6 +14,17 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 
+__all__ = [
+    "SurveyDesign",
+    "SurveyLayout",
+    "check_criterion_words",
+    "check_range",
+    "item_layout",
+    "leading_integer",
+    "tidy_from_wide",
+    "yes_no",
+]
+
 RESPONSE_TYPES = {"likert": "rating", "magnitude": "magnitude", "bws": "rank"}
 #: The survey designs: a Likert rating, a magnitude estimate, a best-worst ranking (:data:`RESPONSE_TYPES`).
 SurveyDesign = Literal["likert", "magnitude", "bws"]

@@ -27,6 +27,8 @@ from humeval.loaders.survey_common import (
 from humeval.tidy import pseudonym
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 
 @register("loader", "surveygizmo_workbook", renamed={"range": "scale"})
 def load(

@@ -49,6 +49,8 @@ from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
 
+__all__ = ["load"]
+
 
 def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
     """The system column (renamed by ``map``; an unmapped code is an error) or a constant ``{value}``."""

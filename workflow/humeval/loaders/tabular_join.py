@@ -8,6 +8,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.loaders.tabular_read import columns_hint, keep_rows, read_table
 
+__all__ = ["joined_with_key", "key_table", "positional_blocks"]
+
 
 def key_table(inputs: dict, join: dict) -> pd.DataFrame:
     """The key file of ``join: {role, on, columns}``: one row per key value (a key given twice is an error)."""

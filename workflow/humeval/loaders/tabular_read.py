@@ -11,6 +11,8 @@ from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, read_workbook_sheet
 from humeval.patterns import config_pattern
 
+__all__ = ["columns_hint", "find_column", "joined", "keep_rows", "numeric", "read_table"]
+
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
 

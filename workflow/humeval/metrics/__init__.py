@@ -19,6 +19,20 @@ from humeval.errors import HumevalError
 from humeval.intermediate import VALUE_COLUMNS, kept_judgements, read_csv
 from humeval.vocabulary import function
 
+__all__ = [
+    "SCALES",
+    "Column",
+    "Columns",
+    "Frame",
+    "Scale",
+    "StudyData",
+    "filter_where",
+    "groups_of",
+    "metrics_study",
+    "render",
+    "value_frame",
+]
+
 log = logging.getLogger(__name__)
 
 #: The judgements a metric reads: ``kept`` (after the exclusions) or ``tidy`` (every row); or the ``id`` of one

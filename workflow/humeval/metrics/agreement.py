@@ -23,6 +23,19 @@ from humeval.metrics import (
 )
 from humeval.vocabulary import register
 
+__all__ = [
+    "Level",
+    "alpha_by_group_numbers",
+    "batch_alpha_numbers",
+    "kappa",
+    "kappa_by_group_numbers",
+    "krippendorff_alpha",
+    "krippendorff_alpha_by_batch",
+    "krippendorff_alpha_numbers",
+    "percent_agreement_numbers",
+    "reliability_matrix",
+]
+
 #: The levels of measurement Krippendorff's alpha knows (the ``krippendorff`` package's ``level_of_measurement``).
 Level = Literal["nominal", "ordinal", "interval", "ratio"]
 LEVELS = get_args(Level)

@@ -13,6 +13,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["cell_arithmetic"]
+
 #: The operations a cell may apply.
 Operation = Literal["+", "-", "*", "/"]
 OPERATIONS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv}

@@ -16,6 +16,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["choice_rating_numbers"]
+
 
 def trueskill_ratings(pairs: pd.DataFrame, *, draw_probability: float = 0.10) -> pd.DataFrame:
     """TrueSkill ``mu`` and ``sigma`` per system after one update per choice, in the order of ``pairs`` (system,

@@ -9,6 +9,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import SCALES, Scale, StudyData, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["answer_share_numbers", "count_numbers"]
+
 
 def count_rows(frame: pd.DataFrame, *, distinct: list[str] | None = None) -> int:
     """Number of rows of ``frame``, or of distinct combinations of the ``distinct`` columns."""

@@ -25,6 +25,8 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
+__all__ = ["derive"]
+
 #: How a group's rows become its one value: ``count`` (rows), ``count_distinct`` (distinct values of ``of``),
 #: ``sum``, ``mean``, ``median``, ``min``, ``max`` (of ``of``, numbers), and over pairwise judgements taken from
 #: both systems' sides: ``pairwise_score`` (wins - losses), ``win_share`` and ``tie_share``.

@@ -10,6 +10,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["describe_numbers"]
+
 STATISTICS = {
     "mean": lambda v: v.mean(),
     "sd": lambda v: v.std(ddof=1),

@@ -15,6 +15,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["effect_size_numbers"]
+
 
 def cohens_d(x, y, axis: int = -1):
     """Cohen's d = (mean x - mean y) / pooled SD (ddof 1), along ``axis`` (vectorised for the bootstrap).

@@ -9,6 +9,8 @@ import pandas as pd
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["item_correlation_numbers"]
+
 METHODS = {
     "pearson": ("pearson_r", "pearson_p"),
     "spearman": ("spearman_rho", "spearman_p"),

@@ -10,6 +10,8 @@ import pandas as pd
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["item_cv_star_numbers"]
+
 #: The summaries of item-level CV* per system.
 ItemCvStat = Literal["n", "mean", "median", "sd"]
 ITEM_CV_STATS = get_args(ItemCvStat)

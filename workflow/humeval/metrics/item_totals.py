@@ -29,6 +29,16 @@ from humeval.metrics import StudyData
 from humeval.metrics.pairwise import OUTCOMES, majority_vote, preference_outcomes
 from humeval.metrics.ranking import average_rank, find_aggregate, published_aggregate_counts
 
+__all__ = [
+    "ItemTotals",
+    "NoForm",
+    "item_codes",
+    "nan_where",
+    "preference_share_totals",
+    "rank_table_totals",
+    "relative_preference_totals",
+]
+
 Cell = tuple[str, str, str]
 
 

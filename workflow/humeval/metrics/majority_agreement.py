@@ -10,6 +10,8 @@ import pandas as pd
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["majority_agreement_numbers"]
+
 #: The statistics over raters.
 RaterStat = Literal["mean", "sd", "n", "min", "max"]
 

@@ -12,6 +12,17 @@ from humeval.metrics import SCALES, Columns, Frame, Scale, StudyData, groups_of,
 from humeval.metrics.tally import TALLY_STATS, TallyStat, pairwise_tally
 from humeval.vocabulary import register
 
+__all__ = [
+    "OUTCOMES",
+    "majority_vote",
+    "pairwise_tally_numbers",
+    "position_bias_numbers",
+    "preference_outcomes",
+    "preference_scores",
+    "preference_share_numbers",
+    "relative_preference_numbers",
+]
+
 
 def majority_vote(judgements: pd.DataFrame) -> pd.DataFrame:
     """Per item, the majority of its pairwise judgements.

@@ -13,6 +13,15 @@ from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.vocabulary import register
 
+__all__ = [
+    "average_rank",
+    "find_aggregate",
+    "published_aggregate_counts",
+    "rank_counts",
+    "rank_table_numbers",
+    "sentence_average_numbers",
+]
+
 
 def rank_counts(judgements: pd.DataFrame) -> pd.DataFrame:
     """f(s, i): systems x ranks count table of rank rows.

@@ -11,6 +11,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import StudyData, render
 from humeval.metrics.item_totals import ItemTotals, NoForm, item_codes, nan_where
 
+__all__ = ["describe_totals", "significance_totals", "spearman_draws"]
+
 
 def numeric_rows(data: StudyData, frame: str, variant: str | None, where: dict | None) -> pd.DataFrame:
     """The rows a ratings metric reads, with numeric values; :class:`NoForm` where a variant or a derived frame

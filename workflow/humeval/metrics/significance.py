@@ -12,6 +12,8 @@ from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
+__all__ = ["k_sample_numbers", "k_sample_tests", "significance_numbers"]
+
 
 def mann_whitney_u(a, b, alternative: str = "two-sided") -> dict[str, float]:
     """Mann-Whitney U of ``a`` against ``b`` (scipy, asymptotic p with continuity correction as scipy

@@ -9,6 +9,8 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+__all__ = ["TALLY_STATS", "TallyStat", "pairwise_tally"]
+
 #: The statistics of :func:`pairwise_tally`; ``sign_p`` only on request.
 TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score", "sign_p"]
 #: The statistics a ``pairwise_tally`` entry writes by default, frozen as they first shipped (a statistic added

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 from humeval.intermediate import VALUE_COLUMNS, write_csv
 from humeval.vocabulary import function
 
+__all__ = ["LABEL_COLUMNS", "labels_items", "qra_study", "qra_values", "write_qra3_exports"]
+
 if TYPE_CHECKING:
     import pandas as pd
 

@@ -10,6 +10,8 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.vocabulary import register
 
+__all__ = ["claim_holds", "claims_entry"]
+
 _OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
 
 

@@ -13,6 +13,8 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import qra_inputs, recipe
 from humeval.vocabulary import register
 
+__all__ = ["correlation", "correlation_entry"]
+
 EXACT_LIMIT = 8  # n! re-pairings: 40,320 at n = 8; above, a seeded Monte Carlo permutation test
 RESAMPLES = 9999
 

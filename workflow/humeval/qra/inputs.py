@@ -7,6 +7,8 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.rounding import round_half_up
 
+__all__ = ["cell_value", "qra_inputs", "recipe"]
+
 
 def qra_inputs(values: pd.DataFrame, published: pd.DataFrame, table: str, rows: list[str], spec: dict) -> pd.Series:
     """The values one side contributes to a QRA, per row: recomputed (``values``, the metric values) or

@@ -14,6 +14,8 @@ from humeval.cv_star import cv_star, sd_star
 from humeval.qra.inputs import qra_inputs, recipe
 from humeval.vocabulary import register
 
+__all__ = ["cv_star_entry", "cv_star_pairwise_entry"]
+
 
 @register("qra", "cv_star")
 def cv_star_entry(

@@ -22,6 +22,15 @@ import pandas as pd
 from humeval.cv_star import c4
 from humeval.qra3_layout import TYPE1_COLUMNS
 
+__all__ = [
+    "finding_agreements",
+    "item_labels_by_group",
+    "kendall_w",
+    "labels_alpha",
+    "pairwise_correlations",
+    "type1_measures",
+]
+
 
 def type1_measures(scores, scale_starts_at: float = 0.0, over_correction: bool = False) -> dict[str, float]:
     """Type I over the n experiments' scores of one system and criterion, shifted by ``-scale_starts_at``.

@@ -34,6 +34,8 @@ from humeval.qra.qra3 import (
     type1_measures,
 )
 
+__all__ = ["qra3_entry", "score_matrix", "tool_config", "tool_input_csv", "unshared_items"]
+
 
 def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, dict]) -> list[str]:
     """The experiments that evaluated ``criterion``: each experiment's ``criteria`` (default: all)."""

@@ -14,6 +14,8 @@ from humeval.metrics.designs.rating_designs import human_modes, subgroup_members
 from humeval.metrics.item_totals import ItemTotals, NoForm
 from humeval.metrics.ratings_totals import spearman_draws
 
+__all__ = ["auto_correlation_totals", "icc_totals", "mode_correlation_totals"]
+
 
 def rating_matrix(part: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     """The items x raters matrix of one cell (duplicate ratings averaged, as :func:`humeval.metrics.designs.icc.icc`

@@ -23,6 +23,14 @@ from humeval.metrics import StudyData, value_frame
 from humeval.metrics.agreement import Level, krippendorff_alpha
 from humeval.vocabulary import register
 
+__all__ = [
+    "annotation_rows",
+    "group_agreement_numbers",
+    "group_count_numbers",
+    "singly_annotated",
+    "within_group_alpha",
+]
+
 ROW_KEY = ["side", "category", "item", "criterion"]
 
 

@@ -15,6 +15,8 @@ from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_
 from humeval.metrics.designs.rating_designs import subgroup_members
 from humeval.vocabulary import register
 
+__all__ = ["icc", "icc_by_group_numbers", "icc_numbers", "icc_p_values"]
+
 log = logging.getLogger(__name__)
 
 

@@ -21,6 +21,20 @@ from humeval.metrics import StudyData, value_frame
 from humeval.rounding import round_half_up
 from humeval.vocabulary import register
 
+__all__ = [
+    "auto_correlation_numbers",
+    "fre_agreement_numbers",
+    "human_modes",
+    "mode_correlation_numbers",
+    "original_vs_reproduction_numbers",
+    "reliability_correlation_numbers",
+    "spearman",
+    "spreadsheet_mode",
+    "subgroup_members",
+    "timing_numbers",
+    "unanchored_time_split",
+]
+
 log = logging.getLogger(__name__)
 
 
