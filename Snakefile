@@ -17,9 +17,9 @@ use rule * from humeval
 
 
 onsuccess:
-    # the console's closing summary: where the report is, and one line per study (humeval.front_page; a module's
+    # the console's closing summary: where the report is, and one line per study (humeval.report.front_page; a module's
     # onsuccess does not run, so a consumer workflow adds these lines to its own, docs/deployment.md)
-    from humeval.front_page import console_summary
+    from humeval.report.front_page import console_summary
 
     for line in console_summary("results/summary/verdict.csv"):
         logger.info(line)

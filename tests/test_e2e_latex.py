@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from helpers import CI_LIMIT, skip_or_fail
 
-from humeval.tables import latex_table
+from humeval.report.tables import latex_table
 
 pytestmark = pytest.mark.e2e
 PREAMBLE = r"\documentclass{article}\usepackage{booktabs}\usepackage[margin=1cm,landscape]{geometry}\begin{document}"

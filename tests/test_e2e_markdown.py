@@ -48,7 +48,7 @@ def test_markdown_cells_escape_markup_keep_a_significance_mark_and_the_tables_pr
     import pandas as pd
 
     from humeval.audit import build_audit
-    from humeval.tables import markdown_table
+    from humeval.report.tables import markdown_table
 
     column = "Likert|reproduction"
     table = {

@@ -12,7 +12,7 @@ import pytest
 from browser import find_browser, headless_chromium
 from helpers import REPO, run_snakemake, skip_or_fail
 
-from humeval.front_page import FRONT_PAGE_STUDIES
+from humeval.report.front_page import FRONT_PAGE_STUDIES
 
 pytestmark = pytest.mark.e2e
 

@@ -53,7 +53,7 @@ def test_a_figure_option_reruns_only_that_studys_figures(built):
 
 
 def test_editing_figures_py_reruns_only_figure_drawing_jobs(built):
-    with open(built / "workflow/humeval/figures/style.py", "a") as handle:
+    with open(built / "workflow/humeval/report/figures/style.py", "a") as handle:
         handle.write("\n# a comment\n")
     rules = {rule for rule, _ in planned(built)} - {"all"}
     assert rules == {"figures", "summary", "code_version"}, rules  # these draw figures (the planning figure too)

@@ -1,4 +1,4 @@
-"""The audit and table pages a reviewer reads in the report (humeval.html_tables): rows in reading order, the
+"""The audit and table pages a reviewer reads in the report (humeval.report.html_tables): rows in reading order, the
 note in a column of its own, 100 rows a page, and a download link holding exactly the CSV the workflow wrote."""
 
 import base64
@@ -6,8 +6,8 @@ import re
 
 import pandas as pd
 
-from humeval.html_tables import EVIDENCE_WORDS, PAGE_ROWS, STATUSES, audit_html
 from humeval.intermediate import write_csv
+from humeval.report.html_tables import EVIDENCE_WORDS, PAGE_ROWS, STATUSES, audit_html
 
 
 def audit_frame(n):

@@ -1,6 +1,6 @@
 import pandas as pd
 
-from humeval.tables import markdown_table, wide_table
+from humeval.report.tables import markdown_table, wide_table
 
 AUDIT = pd.DataFrame(
     {

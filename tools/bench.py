@@ -5,7 +5,7 @@ krippendorff, matplotlib.pyplot and textacy and reading every raw file; the best
 tree and, with ``--before REF``, for that git revision, each in a fresh copy whose own package the runs import:
 a cold run of all enabled studies (the best of three, each from no results; all three wall times and the CPU
 time of all processes of the best), the same with ``--config planning=false`` (what planning adds), a no-op run, and reruns after a figure option, a published number, an edit
-of ``figures/style.py`` and of a loader. Each is printed in seconds and as a ratio to the floor.
+of ``report/figures/style.py`` and of a loader. Each is printed in seconds and as a ratio to the floor.
 
 For the working tree it also times a cold run as on a machine with a SLURM client but no controller
 (``SLURM_CONF`` pointing at a configuration whose controller does not answer), where ``scontrol`` waits for its
@@ -145,8 +145,8 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     rows.append(("rerun: one study's figure option", timed(snakemake, work, env)))
     edit_yaml(hosking, lambda s: s["published"][1]["cells"]["VAE"].update(reproduction="23.01"))
     rows.append(("rerun: one published number", timed(snakemake, work, env)))
-    append(work / "workflow/humeval/figures/style.py", "\n# benchmark edit\n")
-    rows.append(("rerun: figures/style.py edited", timed(snakemake, work, env)))
+    append(work / "workflow/humeval/report/figures/style.py", "\n# benchmark edit\n")
+    rows.append(("rerun: report/figures/style.py edited", timed(snakemake, work, env)))
     append(work / "workflow/humeval/loaders/tabular.py", "\n# benchmark edit\n")
     rows.append(("rerun: one loader edited", timed(snakemake, work, env)))
     return rows

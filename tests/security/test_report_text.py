@@ -73,7 +73,7 @@ def test_the_front_page_holds_no_markup_built_from_data():
     import pandas as pd
     from docutils.core import publish_parts
 
-    from humeval.front_page import misses_with_power, overview_rst, rst_text, verdict_rows
+    from humeval.report.front_page import misses_with_power, overview_rst, rst_text, verdict_rows
 
     directive = "Fluency\n\n.. raw:: html\n\n   <script>alert(1)</script>\n\n.. include:: /etc/passwd\n"
     audit = pd.DataFrame(
@@ -125,7 +125,7 @@ def test_the_front_page_holds_no_markup_built_from_data():
 def test_figure_text_is_drawn_as_text_never_as_mathtext(tmp_path):
     """Labels and titles come from configs and exports: an unbalanced \\frac or hundreds of nested roots parsed as
     mathtext ended a figure job in a traceback; the project style draws them as plain text."""
-    from humeval.figures.style import pyplot, save
+    from humeval.report.figures.style import pyplot, save
 
     plt = pyplot()
     fig, ax = plt.subplots()
@@ -141,7 +141,7 @@ def test_a_figure_that_cannot_be_drawn_is_one_line_naming_it_and_its_template_ke
     import pandas as pd
 
     from humeval.errors import HumevalError
-    from humeval.figures.draw import draw_figures
+    from humeval.report.figures.draw import draw_figures
 
     audit = pd.DataFrame(
         {

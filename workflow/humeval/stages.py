@@ -4,7 +4,7 @@ Snakemake reruns a ``script:`` job when the script itself changes; the package c
 inputs, over-approximated by stage: a whole folder where the study config picks modules by name (``loaders/``
 for extract, ``metrics/`` for metrics, ``qra/`` for qra), otherwise the modules the stage imports. Editing a
 loader reruns every study's extract (and what follows only where the tidy table changed), editing
-``figures/`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
+``report/figures/`` only the figure-drawing jobs. ``tests/test_stages.py`` follows every ``humeval`` import of each
 stage's script and folders and fails when one is not listed here.
 
 What it is worth, measured by ``tools/bench.py`` (docs/performance.md): an edit of the figure code reruns the
@@ -35,9 +35,10 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "qra": ("qra/", "cv_star.py", "metrics/__init__.py", "metrics/derived.py", "rounding.py"),
     "tables": (
         "audit.py",
-        "tables.py",
-        "table_files.py",
-        "html_tables.py",
+        "report/__init__.py",
+        "report/tables.py",
+        "report/table_files.py",
+        "report/html_tables.py",
         "heds.py",
         "fetch.py",
         "rounding.py",
@@ -45,17 +46,18 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "strict_json.py",
     ),
     "figures": (  # the style, the drawing loop and each module of figure kinds (tests/test_stages.py checks the list)
-        "figures/__init__.py",
-        "figures/style.py",
-        "figures/draw.py",
-        "figures/bars.py",
-        "figures/intervals.py",
-        "figures/scatter.py",
+        "report/__init__.py",
+        "report/figures/__init__.py",
+        "report/figures/style.py",
+        "report/figures/draw.py",
+        "report/figures/bars.py",
+        "report/figures/intervals.py",
+        "report/figures/scatter.py",
         # the planning page and figure
-        "figures/power.py",
+        "report/figures/power.py",
         "power_table.py",
-        "html_tables.py",
-        "tables.py",
+        "report/html_tables.py",
+        "report/tables.py",
         "audit.py",
         "rounding.py",
         "qra/",
@@ -78,14 +80,15 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     ),
     "summary": (
         "summary.py",
-        "front_page.py",
-        "verdict_card.py",
+        "report/__init__.py",
+        "report/front_page.py",
+        "report/verdict_card.py",
         "power_table.py",
         "findings.py",
         "audit.py",
-        "figures/",
-        "tables.py",
-        "html_tables.py",
+        "report/figures/",
+        "report/tables.py",
+        "report/html_tables.py",
         "heds.py",
         "patterns.py",
         "strict_json.py",

@@ -2,8 +2,8 @@
 
 from pathlib import Path
 
-from humeval.figures.draw import draw_figures
 from humeval.intermediate import read_csv
+from humeval.report.figures.draw import draw_figures
 from humeval.runner import run, study_config
 
 POWER_PAGE = (
@@ -18,9 +18,9 @@ POWER_PAGE = (
 
 def planning_pages(out, study: str, formats: tuple[str, ...]) -> None:
     """The planning page (``power_html``) and figure (``power_figure``) from power.csv."""
-    from humeval.figures.power import power_figure
-    from humeval.html_tables import frame_html
     from humeval.power_table import TARGET, as_numbers, headline
+    from humeval.report.figures.power import power_figure
+    from humeval.report.html_tables import frame_html
 
     power = as_numbers(read_csv(snakemake.input.power))
     page = frame_html(power, f"{study}: reproduction planning", POWER_PAGE, csv=snakemake.input.power)

@@ -2,11 +2,13 @@
 
 from pathlib import Path
 
-from humeval.figures.summary_figures import cv_star_figure, qra3_figure
-from humeval.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
-from humeval.html_tables import frame_html
 from humeval.intermediate import read_csv, write_csv
 from humeval.power_table import as_numbers
+from humeval.report.figures.summary_figures import cv_star_figure, qra3_figure
+from humeval.report.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
+from humeval.report.html_tables import frame_html
+from humeval.report.tables import frame_markdown
+from humeval.report.verdict_card import verdict_card_html
 from humeval.runner import run, studies_config
 from humeval.studyfile import study_path
 from humeval.summary import (
@@ -22,8 +24,6 @@ from humeval.summary import (
     run_metadata,
     with_retrospective_power,
 )
-from humeval.tables import frame_markdown
-from humeval.verdict_card import verdict_card_html
 
 
 def main():

@@ -7,11 +7,11 @@ import pandas as pd
 
 from humeval.audit import audit_study
 from humeval.fetch import verify_fetched
-from humeval.html_tables import audit_html
 from humeval.intermediate import read_csv, write_csv
+from humeval.report.html_tables import audit_html
+from humeval.report.table_files import write_conditions, write_tables
 from humeval.runner import run, study_config
 from humeval.studyfile import raw_files
-from humeval.table_files import write_conditions, write_tables
 
 
 def main():

@@ -2,14 +2,14 @@
 findings held in which experiment, what each reproduction could have seen (its size and its power to recover each
 finding, with the interval), and why published numbers differ (the mismatches grouped by diagnosis, each with its
 count, reason and evidence class in words). Read from ``summary/findings.csv``, the study's ``numbers.csv`` and
-``planning/power.csv``; every text through :func:`humeval.html_tables.escape`.
+``planning/power.csv``; every text through :func:`humeval.report.html_tables.escape`.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from humeval.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
+from humeval.report.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
 
 __all__ = ["verdict_card_html"]
 

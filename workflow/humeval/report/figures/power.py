@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.figures.style import PALETTE, pyplot, save
+from humeval.report.figures.style import PALETTE, pyplot, save
 
 __all__ = ["power_figure"]
 

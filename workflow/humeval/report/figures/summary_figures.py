@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.figures.style import PALETTE, pyplot, save
+from humeval.report.figures.style import PALETTE, pyplot, save
 
 __all__ = ["cv_star_figure", "qra3_figure"]
 

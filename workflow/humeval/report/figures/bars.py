@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.figures.style import PALETTE, tick_labels
+from humeval.report.figures.style import PALETTE, tick_labels
 from humeval.vocabulary import register
 
 __all__ = ["bars", "stacked_bars"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.figures.style import PALETTE
+from humeval.report.figures.style import PALETTE
 from humeval.vocabulary import register
 
 __all__ = ["reliability_scatter"]

@@ -1,6 +1,6 @@
 """Each paper table's files: ``<table>.csv`` (full precision, through the one CSV writer), ``<table>.md``,
 ``<table>.tex`` (LaTeX with booktabs) and ``<table>.html`` (the paper's precision, marked cells), and the conditions table read from the datasheets. The
-cells come from :mod:`humeval.tables`, the pages from :mod:`humeval.html_tables`; this module writes, nothing
+cells come from :mod:`humeval.report.tables`, the pages from :mod:`humeval.report.html_tables`; this module writes, nothing
 imports it but the tables stage."""
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.html_tables import frame_html, table_html
 from humeval.intermediate import write_csv
-from humeval.tables import frame_latex, frame_markdown, latex_table, markdown_table, wide_table
+from humeval.report.html_tables import frame_html, table_html
+from humeval.report.tables import frame_latex, frame_markdown, latex_table, markdown_table, wide_table
 
 __all__ = ["write_conditions", "write_tables"]
 
 
 def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[Path]:
-    """Write ``<table>.csv``, ``<table>.md``, ``<table>.tex`` and ``<table>.html`` (:mod:`humeval.html_tables`) for
+    """Write ``<table>.csv``, ``<table>.md``, ``<table>.tex`` and ``<table>.html`` (:mod:`humeval.report.html_tables`) for
     every configured table."""
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)

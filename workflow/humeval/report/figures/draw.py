@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.figures.style import pyplot, save
+from humeval.report.figures.style import pyplot, save
 from humeval.vocabulary import function
 
 __all__ = ["draw_figures"]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.tables import format_number, table_cells
+from humeval.report.tables import format_number, table_cells
 
 __all__ = [
     "EVIDENCE",
@@ -177,7 +177,7 @@ def experiments_sentence(study: dict) -> str:
 def table_html(
     audit: pd.DataFrame, table: dict, study: dict, rounding: str = "half_up", csv: str | Path | None = None
 ) -> str:
-    """One paper table as a page, laid out like the paper (:func:`humeval.tables.table_cells`): each cell
+    """One paper table as a page, laid out like the paper (:func:`humeval.report.tables.table_cells`): each cell
     coloured by its audit status and marked as in the Markdown version, with the footnotes below."""
     header, rows, footnotes = table_cells(audit, table, rounding)
     body = []
