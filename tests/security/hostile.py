@@ -9,8 +9,10 @@ space, full-width characters: one rater in any spelling); a free-text contact co
 holds e-mail and IP addresses; labels hold mathtext and braces (a format spec in any string of a study file is
 refused before any job runs, for the whole run: tests/test_config.py). A *refused* case plants one defect (an
 empty rater id, a judgement given twice, a value that is no number, one id in two letter cases, a header given
-twice, an e-mail column not declared as text) and must end its study in one line. Good cases are batched four to a study
-(experiments O, R1, R2, R3); a refused case has a study of its own.
+twice, an e-mail column not declared as text, a key file lacking the key of an item that carries a raw id, or listing
+it twice) and must end its study in one line. Half the good cases join a key file of topics per item (the tabular
+loader's ``join``). Good cases are batched four to a study (experiments O, R1, R2, R3); a refused case has a study of
+its own.
 """
 
 from __future__ import annotations
@@ -38,7 +40,16 @@ MARKUP = [
     '"quoted", comma',
     r"$\frac{1}{$ $\sqrt{\sqrt{x}}$",  # mathtext, and braces where a side label meets a template
 ]
-BAD_KINDS = ("empty_id", "duplicate", "not_a_number", "case_variant", "duplicate_header", "undeclared_email")
+BAD_KINDS = (
+    "empty_id",
+    "duplicate",
+    "not_a_number",
+    "case_variant",
+    "duplicate_header",
+    "undeclared_email",
+    "missing_key",
+    "doubled_key",
+)
 #: Personal data in the contact column, none of which may reach an output (RFC 5737 and example.net addresses).
 CONTACTS = ("write to jane.roe@example.net", "from 192.0.2.77 at noon", "")
 HEADER = ["PROLIFIC_PID", "item", "system", "score", "gold", "note", "contact"]
@@ -78,7 +89,7 @@ def case(draw, index: int, bad: str | None = None):
     raters = [raw_id(rng.choice(["hex", "digits", "email"]), rng.randrange(10**9)) for _ in range(rng.randint(2, 4))]
     systems = rng.sample(MARKUP, 2)
     items = [f"item-{k}" for k in range(3)]
-    if rng.random() < 0.5:
+    if rng.random() < 0.5 or bad in ("missing_key", "doubled_key"):
         items[0] = f"item-of-{raters[0]}"  # an item that carries a raw id
     notes = [
         "",
@@ -111,7 +122,21 @@ def case(draw, index: int, bad: str | None = None):
         rows[0][0], rows[-1][0] = mixed, mixed.upper()
     elif bad == "undeclared_email":  # the contact column holds an e-mail address and is carried undeclared
         rows[0][6] = CONTACTS[0]
-    return {"raters": raters, "systems": systems, "rows": rows, "label": rng.choice(MARKUP), "bad": bad}
+    key = key_file(items, bad, rng) if bad in ("missing_key", "doubled_key") or rng.random() < 0.5 else None
+    return {"raters": raters, "systems": systems, "rows": rows, "label": rng.choice(MARKUP), "bad": bad, "key": key}
+
+
+def key_file(items: list[str], bad: str | None, rng) -> list[list[str]] | None:
+    """A key file of a topic per item, joined on the item (none for a case refused for another defect); without
+    the key of the item that carries a raw id (``missing_key``: the error must not quote it), or with it twice."""
+    if bad not in (None, "missing_key", "doubled_key"):
+        return None
+    key = [[item, f"topic {k} {rng.choice(MARKUP)}"] for k, item in enumerate(items)]
+    if bad == "missing_key":
+        return key[1:]
+    if bad == "doubled_key":
+        return key + [[items[0], "another topic"]]
+    return key
 
 
 def batch(good: int, bad: int):
@@ -122,13 +147,13 @@ def batch(good: int, bad: int):
     )
 
 
-def csv_text(rows: list[list[str]], duplicate_header: bool = False) -> bytes:
+def csv_text(rows: list[list[str]], duplicate_header: bool = False, header: list[str] = HEADER) -> bytes:
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(HEADER + (["score"] if duplicate_header else []))
+    writer.writerow(header + (["score"] if duplicate_header else []))
     writer.writerows([row + [row[3]] for row in rows] if duplicate_header else rows)
     return out.getvalue().encode()
 
@@ -171,6 +196,21 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                     "role": f"{side} ratings {case['label']}",
                 }
             )
+            inputs, join = {"ratings": f"export_{side}"}, {}
+            if case["key"] is not None:
+                key_data = csv_text(case["key"], header=["item", "topic"])
+                key_path = f"{name}/{side}-key.csv"
+                (mirror / "github/hostile/exports" / COMMIT / key_path).write_bytes(key_data)
+                raw.append(
+                    {
+                        "id": f"key_{side}",
+                        "url": f"https://raw.githubusercontent.com/hostile/exports/{COMMIT}/{key_path}",
+                        "sha256": hashlib.sha256(key_data).hexdigest(),
+                        "role": f"{side} topic per item",
+                    }
+                )
+                inputs["key"] = f"key_{side}"
+                join = {"join": {"role": "key", "on": "item", "columns": ["topic"]}}
             label = f"{side} {case['label']}"  # the side the tidy table names: markup too
             experiment = {"id": side, "label": label, "citation": case["label"]}
             if k == 0:
@@ -180,7 +220,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                 {
                     "side": label,
                     "loader": "tabular",
-                    "inputs": {"ratings": f"export_{side}"},
+                    "inputs": inputs,
                     "params": {
                         "shape": "long",
                         "participant": "PROLIFIC_PID",
@@ -191,6 +231,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                         "judgement": ["PROLIFIC_PID", "item", "system"],
                         "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"], "contact": "contact"},
                         **({} if case["bad"] == "undeclared_email" else {"carry_as": {"contact": "text"}}),
+                        **join,
                     },
                 }
             )

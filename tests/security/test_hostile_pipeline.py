@@ -19,7 +19,7 @@ from humeval.intermediate import read_csv
 
 pytestmark = pytest.mark.e2e
 
-GOOD, BAD = 160, 45  # 205 cases: 40 studies of four experiments, 45 studies refused in one line
+GOOD, BAD = 160, 48  # 208 cases: 40 studies of four experiments, 48 studies refused in one line (6 per defect)
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -73,6 +73,7 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
         # same pipe (a failed job's block of inputs) may be split around it: find it anywhere in the output
         lines = re.findall(r"humeval error in \w+ \{'study': '" + study + r"'\}: [^\n]*", output)
         assert len(lines) == 1, (study, case["bad"], lines)
+        assert not [i for i in case["raters"] if i and i in lines[0]], (study, case["bad"], lines[0])  # no raw id
         assert not (workdir / "results" / study / "numbers.csv").exists()
     for study in made["good"]:
         audit = read_csv(workdir / "results" / study / "numbers.csv")  # as the pipeline reads it back

@@ -92,6 +92,35 @@ def code_for(stage):
     return [os.path.relpath(p) for p in stage_sources(stage, PACKAGE_DIR)]
 
 
+def power_table(wildcards):
+    """The study's planning/power.csv where planning runs: the figures job draws its page and figure too."""
+    return results(wildcards.study, "planning/power.csv") if PLANNING else []
+
+
+def planning_pages():
+    """The planning page and figure (power curves per finding, each reproduction at its size, the 80% line), where
+    planning runs: drawn by the figures job from power.csv, so editing the figure code redraws them without
+    simulating again, and no job of their own starts another interpreter (docs/performance.md)."""
+    if not PLANNING:
+        return {}
+    return {
+        "power_html": report(
+            "results/{study}/planning/power.html",
+            caption="../report/planning.rst",
+            category="{study}",
+            subcategory="planning",
+            labels={"study": "{study}", "table": "power", "kind": "planning"},
+        ),
+        "power_figure": report(
+            "results/{study}/planning/figure_power.png",
+            caption="../report/planning.rst",
+            category="{study}",
+            subcategory="planning",
+            labels={"study": "{study}", "figure": "figure_power", "kind": "planning"},
+        ),
+    }
+
+
 def stage_slice(stage):
     """Params function: the digest of the parts of the study config the stage's job reads
     (humeval.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,
