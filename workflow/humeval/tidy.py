@@ -211,6 +211,9 @@ PERSONAL_DATA = {
     "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
     "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
 }
+#: The fewest digits of a number that an error message loses as a possible id (:func:`scrub_message`): the numeric
+#: ids of the generated hostile suite have 17 digits; a row number or a count in a message never reaches 12.
+ID_DIGITS = 12
 #: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
 ADDRESSES = ("e-mail address", "IP address")
 
@@ -266,8 +269,14 @@ def scrub_message(text: str, ids: dict[str, str]) -> str:
     by their pseudonyms (:func:`scrub_text`), and any other e-mail or IP address, URL query or id-like run
     (:data:`PERSONAL_DATA`; a join's key-file error runs before any pseudonym exists) replaced by ``[removed]``.
 
+    A run of :data:`ID_DIGITS` or more digits is removed too, wherever it stands (a 17-digit id inside an item
+    name, ``item-of-17000001142836570``, passed the patterns, which leave numbers alone: row numbers and counts
+    stay readable, and none is that long).
+
     >>> scrub_message("join: key ['5f1a2b3c4d5e6f7a8b9c0d1e'] appears twice", {})
     "join: key ['[removed]'] appears twice"
+    >>> scrub_message("row 12: key ['item-of-17000001142836570'] is missing", {})
+    "row 12: key ['item-of-[removed]'] is missing"
     """
     from humeval.patterns import config_pattern
 
@@ -275,7 +284,7 @@ def scrub_message(text: str, ids: dict[str, str]) -> str:
     for name, pattern in PERSONAL_DATA.items():
         if name != "phone number":  # row numbers and counts stay readable
             text = config_pattern(pattern, ignore_case=True).sub("[removed]", text)
-    return text
+    return config_pattern(rf"\d{{{ID_DIGITS},}}").sub("[removed]", text)
 
 
 def scrub_text(text: str, ids: dict[str, str]) -> str:
