@@ -5,7 +5,7 @@ krippendorff, matplotlib.pyplot and textacy and reading every raw file; the best
 tree and, with ``--before REF``, for that git revision, each in a fresh copy whose own package the runs import:
 a cold run of all enabled studies (the best of three, each from no results; all three wall times and the CPU
 time of all processes of the best), the same with ``--config planning=false`` (what planning adds), a no-op run, and reruns after a figure option, a published number, an edit
-of ``report/figures/style.py`` and of a loader. Each is printed in seconds and as a ratio to the floor.
+of the figure style (``report/figures/style.py``, where it lives at the revision) and of a loader. Each is printed in seconds and as a ratio to the floor.
 
 For the working tree it also times a cold run as on a machine with a SLURM client but no controller
 (``SLURM_CONF`` pointing at a configuration whose controller does not answer), where ``scontrol`` waits for its
@@ -131,12 +131,15 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     for tsv in sorted((work / "results/benchmarks/planning").glob("*.tsv")):  # the last cold run's planning jobs
         wall = float(tsv.read_text().splitlines()[-1].split("\t")[0])
         rows.append((f"  planning job, {tsv.stem.split('-')[0]} (Snakemake's benchmark)", wall))
-    without = []
-    for _ in range(3):  # what planning adds: the same cold runs with --config planning=false
-        shutil.rmtree(work / "results", ignore_errors=True)
-        without.append(timed(snakemake + ["--config", "planning=false"], work, env))
-    rows.append(("cold run, planning=false, best of 3", min(without)))
-    rows.append((f"  (planning adds {cold / min(without):.2f}x to the cold run)", None))
+    if "planning" in (work / "workflow/schemas/config.schema.yaml").read_text():
+        without = []
+        for _ in range(3):  # what planning adds: the same cold runs with --config planning=false
+            shutil.rmtree(work / "results", ignore_errors=True)
+            without.append(timed(snakemake + ["--config", "planning=false"], work, env))
+        rows.append(("cold run, planning=false, best of 3", min(without)))
+        rows.append((f"  (planning adds {cold / min(without):.2f}x to the cold run)", None))
+    else:  # a revision from before planning: its cold run is the run without it
+        rows.append(("  (no planning at this revision: the cold run above is the run without it)", None))
     shutil.rmtree(work / "results", ignore_errors=True)
     timed(snakemake, work, env)  # the reruns below start from a complete run
     rows.append(("no-op run, best of 3", best_of(3, snakemake, work, env)))
@@ -145,8 +148,13 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     rows.append(("rerun: one study's figure option", timed(snakemake, work, env)))
     edit_yaml(hosking, lambda s: s["published"][1]["cells"]["VAE"].update(reproduction="23.01"))
     rows.append(("rerun: one published number", timed(snakemake, work, env)))
-    append(work / "workflow/humeval/report/figures/style.py", "\n# benchmark edit\n")
-    rows.append(("rerun: report/figures/style.py edited", timed(snakemake, work, env)))
+    figure_code = next(  # where the figure style lives at this revision
+        p
+        for p in ("report/figures/style.py", "figures/style.py", "figures.py")
+        if (work / "workflow/humeval" / p).is_file()
+    )
+    append(work / "workflow/humeval" / figure_code, "\n# benchmark edit\n")
+    rows.append(("rerun: the figure style edited", timed(snakemake, work, env)))
     append(work / "workflow/humeval/loaders/tabular.py", "\n# benchmark edit\n")
     rows.append(("rerun: one loader edited", timed(snakemake, work, env)))
     return rows
