@@ -214,7 +214,7 @@ def test_an_all_digit_id_in_a_numeric_column_leaves_extraction_as_its_pseudonym(
     digits as some platforms give them) in a numeric column; the firewall scanned text only, so it left extraction
     raw. Now every number equal to a raw id is its pseudonym, in an integer column exactly and in a float column
     as the float the id reads as; other numbers stay numbers."""
-    from humeval.tidy import scrub_ids
+    from humeval.id_firewall import scrub_ids
 
     ids = {"12345678901234567": "Pa", "76543210987654321": "Pb"}
     frame = pd.DataFrame(

@@ -20,7 +20,6 @@ from humeval.config_checks import (
     check_derived,
     check_experiments,
     check_figure_labels,
-    check_findings_name_a_side,
     check_format_strings,
     check_id_as_value,
     check_parameters,
@@ -29,6 +28,7 @@ from humeval.config_checks import (
     check_tally_defaults,
 )
 from humeval.errors import HumevalError
+from humeval.findings import check_findings_name_a_side
 from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 

@@ -19,7 +19,6 @@ __all__ = [
     "check_derived",
     "check_experiments",
     "check_figure_labels",
-    "check_findings_name_a_side",
     "check_format_strings",
     "check_id_as_value",
     "check_parameters",
@@ -113,30 +112,6 @@ def check_budgets(study: dict, fail) -> None:
             f"key planning: simulations x evaluators x items = {cells:,} evaluator-item cells, over the budget of "
             f"{MAX_PLANNED_CELLS:,} (fewer simulations, evaluators or items)"
         )
-
-
-def check_findings_name_a_side(study: dict, fail) -> None:
-    """Every finding (a QRA claim or a ``planning.findings`` entry) reads at least one cell whose table, row or
-    column names ``{side}``: one that does not reads the same cells in every experiment, so its verdict is one
-    verdict copied and no simulation of a pilot changes it (planning showed power 1.0 for such a finding)."""
-    places = [
-        (f"qra.{k}.claims.{c}", claim)
-        for k, entry in enumerate(study.get("qra", []))
-        if entry.get("type") == "claims"
-        for c, claim in enumerate(entry.get("claims", []))
-    ]
-    places += [
-        (f"planning.findings.{f}", finding) for f, finding in enumerate(study.get("planning", {}).get("findings", []))
-    ]
-    for path, finding in places:
-        cells = [c[k] for c in finding.get("comparisons", []) for k in ("left", "right") if isinstance(c.get(k), dict)]
-        cells += [finding["significance"]["p"]] if finding.get("significance") else []
-        if cells and not any("{side}" in str(value) for cell in cells for value in cell.values()):
-            fail(
-                f"key {path} ({finding.get('id')}): no cell it reads names {{side}}, so it reads the same cells in every "
-                'experiment and no simulation changes them; write {side} where the experiment goes (row: "O" -> '
-                'row: "{side}")'
-            )
 
 
 def check_tally_defaults(study: dict, fail) -> None:

@@ -29,7 +29,7 @@ SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile
 STAGE_CODE: dict[str, tuple[str, ...]] = {
     "fetch_raw": ("fetch.py",),
     "published": ("fetch.py", "published.py", "aggregates.py", "rounding.py"),
-    "extract": ("fetch.py", "loaders/", "tidy.py", "patterns.py", "strict_json.py"),
+    "extract": ("fetch.py", "loaders/", "tidy.py", "id_firewall.py", "patterns.py", "strict_json.py"),
     "exclude": ("exclusions.py",),
     "metrics": ("metrics/", "aggregates.py", "rounding.py", "cv_star.py"),
     "qra": ("qra/", "cv_star.py", "metrics/__init__.py", "metrics/derived.py", "rounding.py"),

@@ -112,7 +112,7 @@ def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame,
     left out of its loader's inputs (the loader then computes what it can without it). Pseudonyms are keyed
     with the study's required raw files (:func:`humeval.tidy.pseudonym_key`); every raw participant id a loader
     pseudonymised is replaced by its pseudonym wherever else it stands in the loader's tables
-    (:func:`humeval.tidy.scrub_ids`), so that no route of a loader or a config carries it out.
+    (:func:`humeval.id_firewall.scrub_ids`), so that no route of a loader or a config carries it out.
     """
     from humeval.tidy import keyed_pseudonyms, pseudonym_key
 
@@ -126,15 +126,8 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
     """The body of :func:`extract_study`, with the pseudonym key set."""
     import pandas as pd
 
-    from humeval.tidy import (
-        collected_ids,
-        personal_data_firewall,
-        rater_numbers,
-        scrub_ids,
-        scrub_message,
-        validate_judgements,
-        validate_participants,
-    )
+    from humeval.id_firewall import personal_data_firewall, scrub_ids, scrub_message
+    from humeval.tidy import collected_ids, rater_numbers, validate_judgements, validate_participants
 
     judgements, participants = [], []
     for entry in study["extract"]:

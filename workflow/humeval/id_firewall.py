@@ -1,0 +1,200 @@
+"""The identifier and personal-data firewall of extraction (docs/raw-data-and-privacy.md): every raw id that
+reached a text column replaced by its pseudonym (:func:`scrub_ids`), an error message scrubbed before it is printed
+or logged (:func:`scrub_message`), and carried free text declared as such with e-mail and IP addresses, URL queries,
+phone numbers and id-like runs removed, undeclared addresses refused (:func:`personal_data_firewall`). The
+pseudonyms themselves are :mod:`humeval.tidy`'s."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from humeval.errors import HumevalError
+from humeval.tidy import JUDGEMENT_COLUMNS
+
+__all__ = ["personal_data_firewall", "scrub_ids", "scrub_message"]
+
+
+#: The shortest raw id that :func:`scrub_ids` looks for in text. Platform ids are long (the six studies': 7 to 36
+#: characters; Prolific 24, MTurk 13-14, Qualtrics 17); a study's own numbering is not (its annotators 0-4, its
+#: participants 42-938), and looking for ``3`` in free text would rewrite every 3.
+MIN_SCANNED_ID = 6
+#: Columns :func:`scrub_ids` leaves alone: fixed vocabularies, numbers and the pseudonyms themselves.
+NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
+
+
+#: Personal data a free-text column may hold, each run by RE2 (linear in the text): e-mail addresses (as the
+#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups), URLs with a query, phone numbers
+#: (nine or more digits with the usual separators) and long id-like runs (20 or more letters and digits, both).
+PERSONAL_DATA = {
+    "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
+    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4})\b",
+    "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
+    "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
+    "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
+}
+#: The fewest digits of a number that an error message loses as a possible id (:func:`scrub_message`): the numeric
+#: ids of the generated hostile suite have 17 digits; a row number or a count in a message never reaches 12.
+ID_DIGITS = 12
+#: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
+ADDRESSES = ("e-mail address", "IP address")
+
+
+def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source: str) -> pd.DataFrame:
+    """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
+    column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
+    column not declared so that holds an e-mail or IP address is refused in one line naming it; a column declared
+    ``number`` must hold numbers. Each distinct value is looked at once.
+
+    >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 203.0.113.7", "fine"]})
+    >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
+    ['mail me: [removed] from [removed]', 'fine']
+    >>> personal_data_firewall(frame, {}, "x.csv")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: x.csv: carried column 'note' holds an e-mail address: declare it carry_as: {note: text} to carry it with personal data removed, or do not carry it
+    """
+    from humeval.patterns import config_pattern
+
+    changed = {}
+    for column in frame.columns:
+        if column in JUDGEMENT_COLUMNS or column == "rater_number" or pd.api.types.is_numeric_dtype(frame[column]):
+            continue
+        kind = declared.get(column, "label")
+        codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
+        text = [str(v) for v in distinct]
+        if kind == "number":
+            bad = [v for v in text if pd.isna(pd.to_numeric(v, errors="coerce")) and v.strip()]
+            if bad:
+                raise HumevalError(f"carried column {column!r} is declared a number but holds text", file=source)
+            continue
+        if kind == "text":
+            for pattern in PERSONAL_DATA.values():
+                compiled = config_pattern(pattern, ignore_case=True)
+                text = [compiled.sub("[removed]", v) if compiled.search(v) else v for v in text]
+            values = np.asarray(text, dtype=object)[codes] if len(text) else np.asarray([], dtype=object)
+            values[codes == -1] = None
+            changed[column] = pd.Series(values, index=frame.index, dtype=object)
+            continue
+        joined = "\0".join(text)  # one linear search per pattern over the column's distinct values
+        for name in ADDRESSES:
+            if config_pattern(PERSONAL_DATA[name], ignore_case=True).search(joined):
+                raise HumevalError(
+                    f"carried column {column!r} holds an {name}: declare it carry_as: {{{column}: text}} to carry it "
+                    "with personal data removed, or do not carry it",
+                    file=source,
+                )
+    return frame.assign(**changed) if changed else frame
+
+
+def scrub_message(text: str, ids: dict[str, str]) -> str:
+    """An error raised during extraction as it may be printed or logged: the raw ids pseudonymised so far replaced
+    by their pseudonyms (:func:`scrub_text`), and any other e-mail or IP address, URL query or id-like run
+    (:data:`PERSONAL_DATA`; a join's key-file error runs before any pseudonym exists) replaced by ``[removed]``.
+
+    A run of :data:`ID_DIGITS` or more digits is removed too, wherever it stands (a 17-digit id inside an item
+    name, ``item-of-17000001142836570``, passed the patterns, which leave numbers alone: row numbers and counts
+    stay readable, and none is that long).
+
+    >>> scrub_message("join: key ['5f1a2b3c4d5e6f7a8b9c0d1e'] appears twice", {})
+    "join: key ['[removed]'] appears twice"
+    >>> scrub_message("row 12: key ['item-of-17000001142836570'] is missing", {})
+    "row 12: key ['item-of-[removed]'] is missing"
+    """
+    from humeval.patterns import config_pattern
+
+    text = scrub_text(text, ids)
+    for name, pattern in PERSONAL_DATA.items():
+        if name != "phone number":  # row numbers and counts stay readable
+            text = config_pattern(pattern, ignore_case=True).sub("[removed]", text)
+    return config_pattern(rf"\d{{{ID_DIGITS},}}").sub("[removed]", text)
+
+
+def scrub_text(text: str, ids: dict[str, str]) -> str:
+    """``text`` (an error message that quotes an export's cells) with every raw id of at least
+    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, in any letter case, the longest first.
+
+    >>> scrub_text("row 3: item 'item-of-5F1A2B3C4D' appears twice", {"5f1a2b3c4d": "P1", "42": "P2"})
+    "row 3: item 'item-of-P1' appears twice"
+    """
+    import re
+
+    lowered = text.casefold()
+    for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r.casefold() in lowered), key=len, reverse=True):
+        text = re.sub(re.escape(raw), ids[raw].replace("\\", "\\\\"), text, flags=re.IGNORECASE)
+    return text
+
+
+def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
+    """The identifier firewall: every raw id of at least :data:`MIN_SCANNED_ID` characters that stands in a text
+    column of ``frame`` (a judgement id, an item, a carried free-text answer such as "my prolific id is 5f1a...")
+    replaced by its pseudonym (``ids``, from :func:`collected_ids`), in any letter case, whatever route brought it
+    there.
+
+    Linear in the text: the distinct values of a column are joined and cut into runs of letters and digits once
+    (one regular-expression pass in C); only the ids whose longest such run is among them, or that have no run
+    of :data:`MIN_SCANNED_ID` characters (an e-mail address), are then replaced, in the values that hold them.
+
+    >>> scrub_ids(pd.DataFrame({"note": ["my id is 5f1a2b3c4d!", "ok 42"]}), {"5f1a2b3c4d": "P1", "42": "P2"})
+    ... # doctest: +NORMALIZE_WHITESPACE
+                    note
+    0  my id is P1!
+    1          ok 42
+    """
+    import re
+
+    import numpy as np
+
+    scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
+    if not scanned:
+        return frame
+    anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
+    numeric = {
+        int(raw.strip()): name for raw, name in scanned.items() if raw.strip().isascii() and raw.strip().isdigit()
+    }
+    changed = {}
+    for column in frame.columns:
+        if column in NOT_SCANNED:
+            continue
+        if pd.api.types.is_numeric_dtype(frame[column]):  # an all-digit id read as a number (a worker number)
+            if numeric and not pd.api.types.is_bool_dtype(frame[column]):
+                changed.update(numeric_ids_replaced(frame[column], numeric))
+            continue
+        codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
+        if not len(distinct):
+            continue
+        text = pd.Series(distinct, dtype=object).astype(str)
+        runs = set(re.findall(f"[a-z0-9]{{{MIN_SCANNED_ID},}}", "\n".join(text).casefold()))  # shorter: below
+        present = [r for r in scanned if anchors[r] in runs or len(anchors[r]) < MIN_SCANNED_ID]
+        hit = False
+        for raw in sorted(present, key=len, reverse=True):  # a longer id first: it may contain a shorter one
+            spelled = re.compile(re.escape(raw), re.IGNORECASE)
+            holds = text.str.contains(spelled)
+            if holds.any():
+                text[holds] = text[holds].str.replace(spelled, scanned[raw].replace("\\", "\\\\"), regex=True)
+                hit = True
+        if hit:
+            values = np.asarray(text, dtype=object)[codes]
+            values[codes == -1] = None
+            changed[column] = pd.Series(values, index=frame.index, dtype=object)
+    return frame.assign(**changed) if changed else frame
+
+
+def numeric_ids_replaced(cells: pd.Series, numeric: dict[int, str]) -> dict[str, pd.Series]:
+    """``{column: cells}`` with every number equal to an all-digit raw id (``numeric``: id as an int -> its
+    pseudonym) replaced by the pseudonym, the column then text; empty where none is there. Integers are compared
+    exactly; a float column (where a 17-digit id has lost its last digits) as the float each id reads as.
+
+    >>> numeric_ids_replaced(pd.Series([7, 12345678901234567], name="x"), {12345678901234567: "P1"})["x"].tolist()
+    [7, 'P1']
+    """
+    if pd.api.types.is_integer_dtype(cells):
+        hits = cells.isin(list(numeric))
+        lookup = numeric
+    else:
+        lookup = {float(key): name for key, name in numeric.items()}
+        hits = cells.isin(list(lookup))
+    if not hits.any():
+        return {}
+    out = cells.astype(object)
+    out[hits] = [lookup[value] for value in cells[hits].tolist()]
+    return {cells.name: out}
