@@ -202,8 +202,11 @@ class Simulator:
         ``drawn`` (:meth:`others_drawn`)."""
         from humeval.metrics import metrics_study
 
-        others = self.others if drawn is None else self.others_drawn(drawn)
-        kept = pd.concat([others, sample], ignore_index=True) if self.with_others else sample
+        if self.with_others:
+            others = self.others if drawn is None else self.others_drawn(drawn)
+            kept = pd.concat([others, sample], ignore_index=True)
+        else:
+            kept = sample
         names = pd.unique(sample["participant"])
         people = self.pilot_people.reindex(pd.Index(names, name="participant")).reset_index()
         people = pd.concat([self.other_people, people], ignore_index=True)

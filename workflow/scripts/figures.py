@@ -16,14 +16,14 @@ POWER_PAGE = (
 )
 
 
-def planning_pages(out, study: str, formats: tuple[str, ...]) -> None:
-    """The planning page (``power_html``) and figure (``power_figure``) from power.csv."""
+def planning_pages(power_csv: str, out, study: str, formats: tuple[str, ...]) -> None:
+    """The planning page (``power_html``) and figure (``power_figure``) from ``power_csv`` (planning/power.csv)."""
     from humeval.power_table import TARGET, as_numbers, headline
     from humeval.report.figures.power import power_figure
     from humeval.report.html_tables import frame_html
 
-    power = as_numbers(read_csv(snakemake.input.power))
-    page = frame_html(power, f"{study}: reproduction planning", POWER_PAGE, csv=snakemake.input.power)
+    power = as_numbers(read_csv(power_csv))
+    page = frame_html(power, f"{study}: reproduction planning", POWER_PAGE, csv=power_csv)
     Path(out.power_html).write_text(page)
     power_figure(power, headline(power), Path(out.power_figure).with_suffix(""), formats, TARGET)
 
@@ -34,7 +34,7 @@ def main():
         read_csv(snakemake.input.audit), study_config(snakemake).get("figures", []), snakemake.output.figures, formats
     )
     if snakemake.input.power:
-        planning_pages(snakemake.output, snakemake.wildcards.study, formats)
+        planning_pages(snakemake.input.power, snakemake.output, snakemake.wildcards.study, formats)
 
 
 run(snakemake, main)
