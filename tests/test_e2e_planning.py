@@ -1,6 +1,7 @@
 """Reproduction planning on the six studies (humeval.planning, docs/planning.md): every study has its power table
-and figure, in the report; power does not fall as evaluators grow; each reproduction's power stands beside its
-verdict in findings.csv and claims.csv; and --config planning=false runs no planning."""
+and figure, in the report; power does not fall as evaluators grow (where its exact value does not); each
+reproduction's power stands beside its verdict in findings.csv and claims.csv; and --config planning=false runs
+no planning."""
 
 import csv
 import itertools
@@ -46,6 +47,10 @@ def test_every_study_plans_and_power_does_not_fall_as_evaluators_grow(full_run):
         for curve in curves.values():
             curve.sort(key=lambda r: int(r["evaluators"]))
             for smaller, larger in itertools.pairwise(curve):  # within the simulations' intervals
+                if number(larger["analytic_power"] or "inf") < number(smaller["analytic_power"] or "-inf"):
+                    # ICC(C,k) rises with k: where rounding gives one cell a rater more than the other (santhanam's
+                    # C3 at 163 people: Likert 42, BME 41; at 82 people both 21), the exact probability falls too
+                    continue
                 assert number(larger["ci_high"]) >= number(smaller["ci_low"]), (smaller, larger)
         assert all(r["note"] for r in power if not r["power"]), power  # no power without a note saying why
     assert planned >= 4
@@ -73,16 +78,22 @@ REQUIRED = [
 
 
 def test_the_model_agrees_with_its_analytic_power_and_safeguard_never_exceeds_observed(full_run):
-    """yao's t-test findings are planned from the crossed model at every design: each simulated power is within
-    its 95% interval of the analytic one but for the one in twenty a 95% interval misses (at most a tenth of
-    them), and at the same design the safeguard basis (a smaller
-    effect, the same draws) never holds more often than the observed one; where the bootstrap also applies (the
-    pilot's people) the two methods' intervals overlap."""
+    """yao's t-test findings and santhanam's ICC comparisons are planned from a model at every design: each
+    simulated power is within its 95% interval of the analytic one but for the one in twenty a 95% interval misses
+    (at most a tenth of them), and at the same design the safeguard basis (a smaller effect, the same draws) never
+    holds more often than the observed one; where the bootstrap also applies to yao (the pilot's people) the two
+    methods' intervals overlap (santhanam's do not: the model draws ICC cells that share items independently,
+    docs/planning.md)."""
     power = rows_of(full_run / "results/yao-2022-storybook-qag/planning/power.csv")
     model = [r for r in power if r["method"] == "model" and r["power"]]
     assert {r["finding"] for r in model} == {"Y1", "Y2"}
-    outside = [r for r in model if not number(r["ci_low"]) <= number(r["analytic_power"]) <= number(r["ci_high"])]
-    assert len(outside) <= len(model) // 10, outside  # a 95% interval misses about 1 in 20
+    santhanam = rows_of(full_run / "results/santhanam-2019-dialogue-design/planning/power.csv")
+    icc = [r for r in santhanam if r["method"] == "model" and r["power"] and r["design"] == "planned"]
+    assert {r["finding"] for r in icc} == {"C1", "C2", "C3", "C4", "C7", "C8"}
+    for rows in (model, icc):
+        outside = [r for r in rows if not number(r["ci_low"]) <= number(r["analytic_power"]) <= number(r["ci_high"])]
+        assert len(outside) <= len(rows) // 10, outside  # a 95% interval misses about 1 in 20
+    model += icc
     by_design = {}
     for r in model:
         by_design.setdefault((r["finding"], r["design"], r["evaluators"], r["items"]), {})[r["basis"]] = number(
@@ -105,14 +116,17 @@ def test_the_model_agrees_with_its_analytic_power_and_safeguard_never_exceeds_ob
 
 
 def test_designs_are_stated_in_real_people(full_run):
-    """liu's R1 is planned as its 77 people (not as 2,880 pilot-equivalent workers); santhanam's ICC findings are
-    bootstrapped with all 163 of R1's raters, each once."""
+    """liu's R1 is planned as its 77 people (not as 2,880 pilot-equivalent workers); santhanam's findings are
+    bootstrapped with all 163 of R1's raters, each once, and its ICC findings modelled at 0.5 to 4 times them."""
     liu = rows_of(full_run / "results/liu-2021-dexperts-fluency/planning/power.csv")
     assert {(r["evaluators"], r["items"], r["judgements_per_item"]) for r in liu if r["design"] == "R1"} == {
         ("77", "804", "3")
     }
     santhanam = rows_of(full_run / "results/santhanam-2019-dialogue-design/planning/power.csv")
-    assert {r["evaluators"] for r in santhanam if r["power"]} == {"163"}
+    assert {r["evaluators"] for r in santhanam if r["power"] and r["method"] == "bootstrap"} == {"163"}
+    icc = {"C1", "C2", "C3", "C4", "C7", "C8"}  # ICC findings: the two-way model of each cell, any number of raters
+    modelled = {(r["finding"], r["evaluators"]) for r in santhanam if r["power"] and r["method"] == "model"}
+    assert modelled == {(f, e) for f in icc for e in ("82", "163", "326", "652")}
 
 
 def test_each_reproduction_has_its_power_beside_its_verdict(full_run):

@@ -174,14 +174,18 @@ SAFEGUARD_Z = 0.8416212335729143
 def bases(effect: float, se: float, assumed: float | None) -> list[tuple[str, float]]:
     """The effects a finding is planned at: ``observed`` (the pilot's estimate, "if the original's estimate were
     exact"), ``safeguard`` (the lower limit of its 60% interval, not below 0: :data:`SAFEGUARD_Z`) where the
-    effect has a standard error, and ``assumed`` where the config states one (``planning: effects``).
+    effect has a standard error, and ``assumed`` where the config states one (``planning: effects``). Where the
+    finding does not hold in the pilot (a negative estimate), the safeguard effect is the estimate: never above
+    it (0 would plan a failed finding as if it had no effect, and with more power than its estimate gives).
 
     >>> [(name, round(effect, 4)) for name, effect in bases(0.12, 0.0608, 0.05)]
     [('observed', 0.12), ('safeguard', 0.0688), ('assumed', 0.05)]
+    >>> bases(-0.011, 0.009, None)
+    [('observed', -0.011), ('safeguard', -0.011)]
     """
     out = [("observed", effect)]
     if np.isfinite(se) and np.isfinite(effect):
-        out.append(("safeguard", max(0.0, effect - SAFEGUARD_Z * se)))
+        out.append(("safeguard", min(effect, max(0.0, effect - SAFEGUARD_Z * se))))
     if assumed is not None:
         out.append(("assumed", float(assumed)))
     return out

@@ -140,6 +140,18 @@ def unplanned(finding: dict, study: dict, computed: dict) -> str:
     return "no experiment with public judgements computes this finding's cells (published numbers only)"
 
 
+def model_of(simulator, finding: dict, label: str, stated: dict | None):
+    """The model that plans a finding at any design: two group means (:class:`ModelFinding`) or comparisons of
+    ICC(C,k) cells (:class:`humeval.planning_icc.IccFinding`), chosen by the metric its cells come from;
+    :class:`NotModelled` with the reason otherwise."""
+    from humeval.planning_icc import IccFinding
+
+    metric = {m["table"]: m["metric"] for m in simulator.config.get("metrics", [])}
+    if {metric.get(cell[0]) for cell in finding_cells(finding, label)} == {"icc"}:
+        return IccFinding(simulator, finding, label, stated)
+    return ModelFinding(simulator, finding, label, stated)
+
+
 def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:  # noqa: C901 - shared draws
     """The power.csv rows of the findings planned from one pilot experiment (they share its simulations)."""
     study = data.config
@@ -200,7 +212,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
         try:
             if "model" not in methods:
                 raise NotModelled("planning.methods leaves the model out")
-            models[finding["id"]] = ModelFinding(
+            models[finding["id"]] = model_of(
                 simulator, finding, label, planning.get("components", {}).get(finding["id"])
             )
         except NotModelled as reason:
@@ -209,7 +221,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
     for design, _, (e, i, _) in targets:
         if (simulator.items_only or e == people) and i <= items:
             within.setdefault(int(i), None)
-    if all(isinstance(m, ModelFinding) for m in models.values()):  # the bootstrap only cross-checks the model
+    if not any(isinstance(m, str) for m in models.values()):  # the bootstrap only cross-checks the model
         within = {i: None for i in within if i == items}
     for i in within if "bootstrap" in methods else ():
         within[i] = simulator.power(chosen, labels, i, simulations, rng)
@@ -233,7 +245,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             if not evaluate(finding, pilot_values, label)
             else []
         )
-        model = models[finding["id"]] if isinstance(models[finding["id"]], ModelFinding) else None
+        model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
         why = "" if model else models[finding["id"]]
         model_simulations, done, beyond = planning.get("simulations", MODEL_SIMULATIONS), {}, ""
         stated = ["variance components as stated in planning.components"] if model and model.stated else []

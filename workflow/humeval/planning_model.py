@@ -52,7 +52,7 @@ class ModelFinding:
         fixed = [c for c in ("criterion", "system", "condition") if c in pilot]
         group = pd.MultiIndex.from_frame(pilot[fixed].astype(str)).factorize()[0]
         left, right = cells[0], cells[1]
-        base = simulator.values(pilot)
+        base = simulator.identity
         self.a = self.b = None
         for g in range(group.max() + 1):
             moved = simulator.values(pilot.assign(value=pilot["value"] + (group == g)))
