@@ -135,7 +135,8 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         for table in study["tables"]:
             rows, labels = tables[f"results/{name}/tables/{table['id']}.html"]
             assert rows == len(rows_of(full_run / "results" / name / "tables" / f"{table['id']}.csv"))
-            assert labels == {"study": name, "table": table["id"], "kind": "table"}
+            # labelled as the paper names it (santhanam's table1: Table 1), or derived; the study is the category
+            assert labels == {"in the paper": table.get("paper", "derived"), "table": table["id"]}
     counts = rows_of(full_run / "results/summary/audit.csv")
     found = rows_of(full_run / "results/summary/findings.csv")
     claims = rows_of(full_run / "results/summary/claims.csv")

@@ -121,6 +121,20 @@ def planning_pages():
     }
 
 
+def paper_labels(section):
+    """Report labels of a study's table or figure page (``section``: tables or figures): how the paper names it
+    (its ``paper`` key), or derived where the pipeline derives it, and its id. The study is the report's category,
+    so it is not repeated on every row."""
+    key = section[:-1]
+
+    def labels(wildcards):
+        entries = STUDIES[wildcards.study].get(section, [])
+        entry = next((e for e in entries if e["id"] == wildcards.name), {})
+        return {"in the paper": entry.get("paper", "derived"), key: wildcards.name}
+
+    return labels
+
+
 def stage_slice(stage):
     """Params function: the digest of the parts of the study config the stage's job reads
     (humeval.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,

@@ -13,7 +13,7 @@ rule figures:
             caption="../report/figures.rst",
             category="{study}",
             subcategory="figures",
-            labels={"study": "{study}", "figure": "{name}", "kind": "figure"},
+            labels=paper_labels("figures"),
         ),
     log:
         "results/logs/figures/{study}.log",

@@ -25,7 +25,7 @@ rule tables:
             caption="../report/tables.rst",
             category="{study}",
             subcategory="tables",
-            labels={"study": "{study}", "table": "{name}", "kind": "table"},
+            labels=paper_labels("tables"),
         ),
     log:
         "results/logs/tables/{study}.log",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.report.tables import format_number, table_cells
+from humeval.report.tables import format_number, table_cells, table_heading
 
 __all__ = [
     "EVIDENCE",
@@ -196,7 +196,7 @@ def table_html(
         f"({rounding.replace('_', ' ')}); green: matches the paper, red: differs (‡), yellow: published only (†), "
         "blue: a published number used as an input (°)."
     )
-    return page(table.get("title") or table["id"], intro, html_table, used, notes + [escape(n) for n in LEGEND], csv)
+    return page(table_heading(table), intro, html_table, used, notes + [escape(n) for n in LEGEND], csv)
 
 
 def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, csv: str | Path | None = None) -> str:

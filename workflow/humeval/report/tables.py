@@ -21,6 +21,7 @@ __all__ = [
     "latex_table",
     "markdown_table",
     "table_cells",
+    "table_heading",
     "wide_table",
 ]
 
@@ -145,6 +146,19 @@ def markdown_escape(text: str) -> str:
     for char in "|*_`[]<>#~":
         text = text.replace(char, "\\" + char)
     return " ".join(text.split())
+
+
+def table_heading(table: dict) -> str:
+    """A table page's heading: how the paper names it (``paper``), then its caption; a table the pipeline derives
+    says so.
+
+    >>> table_heading({"id": "table3", "paper": "Table 3", "title": "Rank counts"})
+    'Table 3: Rank counts'
+    >>> table_heading({"id": "counts", "title": "Judgements per side"})
+    'Judgements per side (derived, not a table of the paper)'
+    """
+    title = table.get("title") or table["id"]
+    return f"{table['paper']}: {title}" if table.get("paper") else f"{title} (derived, not a table of the paper)"
 
 
 def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:

@@ -21,7 +21,7 @@ def draw_figures(
     written = []
     Path(outdir).mkdir(parents=True, exist_ok=True)
     for spec in specs:
-        params = {k: v for k, v in spec.items() if k not in ("id", "kind", "description")}
+        params = {k: v for k, v in spec.items() if k not in ("id", "kind", "description", "paper")}
         fig = None
         try:
             fig = function("figure", spec["kind"])(audit, plt, **params)
