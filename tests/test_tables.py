@@ -73,3 +73,30 @@ def test_a_table_with_the_authors_rounding_recipe_shows_values_by_it():
     text = markdown_table(audit, table)
     assert "| icc | 0.88 |" in text  # signif(0.8749, 3) = 0.875, half up to 0.88, as the authors printed
     assert "| icc\\|p | 3e-09 |" in text or "| icc|p | 3e-09 |" in text  # rows with their own precision: plain
+
+
+def test_a_table_shows_rows_and_columns_in_the_papers_words_and_keeps_its_keys():
+    """``labels`` rename what is shown (header, row labels, footnotes) in Markdown, HTML and LaTeX; the wide CSV
+    and the audit keep the keys that published numbers and claims use."""
+    from humeval.report.html_tables import table_html
+    from humeval.report.tables import latex_table
+
+    table = {**TABLE, "labels": {"repro": "Reproduction (2024)", "y": "System Y"}}
+    text = markdown_table(AUDIT, table)
+    assert "| system | orig | Reproduction (2024) |" in text
+    assert "| System Y | -16† | -8.67‡ |" in text
+    assert "System Y / Reproduction (2024) (recomputed -8.67, published -8.00)" in text
+    assert list(wide_table(AUDIT, table).columns) == ["orig", "repro"]
+    assert "<td>System Y</td>" in table_html(AUDIT, table, {"name": "s", "experiments": []})
+    assert "Reproduction (2024)" in latex_table(AUDIT, table)
+
+
+def test_a_label_for_a_key_the_table_does_not_have_is_one_line_at_load():
+    from humeval.config_checks import check_figure_labels
+
+    failures = []
+    study = {"tables": [{**TABLE, "labels": {"rpro": "Reproduction"}}]}
+    check_figure_labels(study, failures.append)
+    assert failures == [
+        "key tables.0.labels.rpro: not a row or column (['x', 'y', 'orig', 'repro']); did you mean 'repro'?"
+    ]

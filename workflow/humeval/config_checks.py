@@ -239,18 +239,25 @@ def check_conditions(study: dict, raw_ids: list[str], fail) -> None:
 
 
 def check_figure_labels(study: dict, fail) -> None:
-    """A bars figure's ``labels`` name only columns it draws (a stray key would silently label nothing)."""
+    """A bars figure's ``labels`` name only columns it draws, and a table's ``labels`` only its rows and columns
+    (a stray key would silently label nothing)."""
     import difflib
 
-    for k, figure in enumerate(study.get("figures", [])):
-        if figure.get("kind") != "bars" or not isinstance(figure.get("labels"), dict):
-            continue
-        drawn = [str(c) for c in figure.get("columns", [])]
-        for key in figure["labels"]:
-            if str(key) not in drawn:
-                close = difflib.get_close_matches(str(key), drawn, n=1, cutoff=0.6)
+    places = [
+        (f"figures.{k}", figure["labels"], [str(c) for c in figure.get("columns", [])], "a column the figure draws")
+        for k, figure in enumerate(study.get("figures", []))
+        if figure.get("kind") == "bars" and isinstance(figure.get("labels"), dict)
+    ] + [
+        (f"tables.{k}", table["labels"], [str(c) for c in table.get("rows", []) + table["columns"]], "a row or column")
+        for k, table in enumerate(study.get("tables", []))
+        if isinstance(table.get("labels"), dict)
+    ]
+    for path, labels, shown, what in places:
+        for key in labels:
+            if str(key) not in shown:
+                close = difflib.get_close_matches(str(key), shown, n=1, cutoff=0.6)
                 fail(
-                    f"key figures.{k}.labels.{key}: not a column the figure draws ({drawn})"
+                    f"key {path}.labels.{key}: not {what} ({shown})"
                     + (f"; did you mean {close[0]!r}?" if close else "")
                 )
 

@@ -78,7 +78,8 @@ def display_precision(table: dict, row: str, column: str, precision: int) -> int
 
 def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     """The table as printed: (header, rows of (label, [(text, status), ...]), footnotes {(mark, text): [cells]}),
-    values at the paper's precision and rounding, marked by status; shared by Markdown and HTML.
+    values at the paper's precision and rounding, marked by status; shared by Markdown and HTML. Rows and columns
+    are shown in the paper's words where the table's ``labels`` give them, else by their keys.
 
     With ``significance: {p_suffix, threshold, mark?}`` a recomputed cell is marked (``*``) when the value
     in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant). With ``compare``
@@ -89,7 +90,12 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     part = audit[audit["table"] == table["id"]].set_index(["row", "column"])
     wide = wide_table(audit, table)
     compare = COMPARISONS[table["compare"]] if table.get("compare") else None
-    header = [str(wide.index.name)] + [str(c) for c in wide.columns]
+    worded = {str(k): str(v) for k, v in table.get("labels", {}).items()}  # the paper's words for a row or column
+
+    def label(key) -> str:
+        return worded.get(str(key), str(key))
+
+    header = [str(wide.index.name)] + [label(c) for c in wide.columns]
     rows, footnotes = [], {}
     for row in wide.index:
         cells = []
@@ -113,26 +119,26 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
             if cell["status"] == "published_only":
                 text += PUBLISHED_MARK
                 footnotes.setdefault((PUBLISHED_MARK, f"published only. {cell['note']}"), []).append(
-                    f"{row} / {column}"
+                    f"{label(row)} / {label(column)}"
                 )
             elif cell["status"] == "match" and number != format_number(cell["published"], digits, rounding):
                 text += ROUNDING_MARK
                 footnotes.setdefault(
                     (ROUNDING_MARK, f"matches within half a unit, but rounds ({rounding}) to another printed digit"), []
-                ).append(f"{row} / {column} (published {format_number(cell['published'], digits)})")
+                ).append(f"{label(row)} / {label(column)} (published {format_number(cell['published'], digits)})")
             elif cell["status"] == "mismatch":
                 text += MISMATCH_MARK
                 footnotes.setdefault((MISMATCH_MARK, f"differs from the published value. {cell['note']}"), []).append(
-                    f"{row} / {column} (recomputed {format_number(cell['value'], digits)}, "
+                    f"{label(row)} / {label(column)} (recomputed {format_number(cell['value'], digits)}, "
                     f"published {format_number(cell['published'], digits)})"
                 )
             elif cell["status"] == "published_input":
                 text += INPUT_MARK
                 footnotes.setdefault((INPUT_MARK, "a published number used as an input"), []).append(
-                    f"{row} / {column} ({cell['note']})"
+                    f"{label(row)} / {label(column)} ({cell['note']})"
                 )
             cells.append((text, cell["status"]))
-        rows.append((str(row), cells))
+        rows.append((label(row), cells))
     return header, rows, footnotes
 
 
