@@ -274,7 +274,7 @@ def check_parameters(study: dict, fail) -> None:
             if entry[key] not in known:
                 continue  # the schema's enum or check_references named it
             params_key = "params" if kind in ("loader", "exclusion") else ""
-            shown = ("paper",) if kind == "figure" else ()  # how the paper names a figure: for the report
+            shown = ("paper", "key") if kind == "figure" else ()  # its name in the paper and its key: drawn apart
             given = entry.get("params", {}) if params_key else _without(entry, key, "description", "id", *shown)
             path = f"{section}.{k}" + (f".{params_key}" if params_key else "")
             frames = {"Frame": {d["id"] for d in study.get("derived", [])}}  # a derived frame is a frame too
