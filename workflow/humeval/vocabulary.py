@@ -45,6 +45,7 @@ from pathlib import Path
 
 __all__ = [
     "KINDS",
+    "SHARED_PARAMETERS",
     "Entry",
     "check_entry",
     "constant",
@@ -65,6 +66,45 @@ KINDS = {
     "exclusion": ("exclusions", "exclusion"),
     "qra": ("qra", "type"),
     "figure": ("figures", "kind"),
+}
+
+#: The parameters that registered functions of a kind share, documented once: where a function's numpydoc
+#: ``Parameters`` leave one out, its meaning is this (the generated docs, docs/metrics.md and docs/loaders.md,
+#: show it in every function's table). A function whose parameter means something else documents its own.
+SHARED_PARAMETERS = {
+    "metric": {
+        "table": "The table the cells go to.",
+        "by": "The columns whose values make a group.",
+        "where": (
+            "``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is "
+            "an error)."
+        ),
+        "frame": "The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).",
+        "variant": "An exclusion variant (a sensitivity analysis) whose drops apply too.",
+        "labels": "``{key: {value: label}}``: how a key's value is shown in the row and column templates.",
+        "side": "The side whose ratings are read.",
+        "conditions": "The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.",
+    },
+    "loader": {  # the survey loaders' (one condition of Santhanam & Shaikh's designs per export)
+        "condition": "The survey condition (tidy ``condition``; a condition's participants are its own).",
+        "design": (
+            "What a cell holds: a Likert rating, a magnitude estimate or a best-worst rank (tidy ``response_type`` "
+            "``rating``, ``magnitude`` or ``rank``)."
+        ),
+        "contexts": "The contexts (blocks) of the survey.",
+        "responses": "The responses rated per context.",
+        "layout": (
+            "The order of a block's item columns: each response's criteria in turn, or all responses per criterion."
+        ),
+        "criteria": (
+            "The criteria of each response, in column order; each item column's question text must name its own."
+        ),
+        "criterion_spellings": "More accepted spellings per criterion in the question texts (``{coherence: [cohernce]}``).",
+        "scale": "``[low, high]``: a value outside is an error naming the row and column. Default: no check.",
+    },
+    "exclusion": {},
+    "qra": {"table": "The table the results go to."},
+    "figure": {"title": "The figure title."},
 }
 
 
@@ -206,7 +246,7 @@ def entry_of(kind: str, name: str, module: str, node: ast.FunctionDef, renamed: 
                 annotation,
                 default_text,
                 value,
-                meanings.get(arg.arg, ""),
+                meanings.get(arg.arg) or SHARED_PARAMETERS[kind].get(arg.arg, ""),
                 allowed_values(arg.annotation, module),
             )
         )

@@ -109,25 +109,8 @@ def load(
 
     Parameters
     ----------
-    condition : str
-        The survey condition (tidy ``condition``; a condition's participants are its own).
-    design : {'likert', 'magnitude', 'bws'}
-        What a cell holds: a Likert rating, a magnitude estimate or a best-worst rank (tidy ``response_type``
-        ``rating``, ``magnitude`` or ``rank``).
-    contexts : int
-        The contexts (blocks) of the survey.
-    responses : int
-        The responses rated per context.
-    layout : {'alternate', 'criterion_blocks'}
-        The order of a block's item columns: each response's criteria in turn, or all responses per criterion.
-    criteria : list of str
-        The criteria of each response, in column order; each item column's question text must name its own.
     metadata_columns : int
         The columns before the first item column (``ResponseId``, ``Duration (in seconds)`` and ``Finished`` among them).
-    criterion_spellings : dict of str to list of str, optional
-        More accepted spellings per criterion in the question texts (``{coherence: [cohernce]}``).
-    scale : list of int, optional
-        ``[low, high]``: a value outside is an error naming the row and column. Default: no check.
     response_text_pattern : str, optional
         A regular expression whose first group finds each response's text in the question-text header row
         (tidy ``response_text``).

@@ -175,8 +175,6 @@ def batch_alpha_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     column : str
         The column of the per-batch alphas.
     side : str
@@ -250,25 +248,12 @@ def alpha_by_group_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    by : list of str
-        The columns whose values make a group.
     row, column : str
         Templates over the ``by`` keys (``{criterion}``).
     units : list of str
         The columns that make a unit (``[item]``, ``[item, system]``); coders are the participants.
     level : {'nominal', 'ordinal', 'interval', 'ratio'}
         The level of measurement.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------
@@ -336,25 +321,12 @@ def kappa_by_group_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    by : list of str
-        The columns whose values make a group.
     row, column : str
         Templates over the ``by`` keys.
     method : {'fleiss', 'cohen'}
         Fleiss' kappa (any number of raters per unit) or Cohen's (exactly two raters).
     units : list of str
         The columns that make a unit.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------
@@ -426,8 +398,6 @@ def percent_agreement_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     units : list of str
         The columns that make a unit (``[item, system]``).
     row, column : str
@@ -436,8 +406,6 @@ def percent_agreement_numbers(
         ``pairwise``: the share (%) of agreeing pairs of ratings within a unit, pooled over units rated twice or
         more; ``majority``: the share (%) of ratings equal to their unit's most frequent value (a tie: every tied
         value counts, unless ``ties`` says otherwise); ``units``: the units counted.
-    by : list of str
-        The columns whose values make a group.
     ties : {'all', 'none'}
         A tie for a unit's most frequent value: every tied value is its majority (``all``), or the unit has none
         (``none``: a strict majority).
@@ -446,15 +414,6 @@ def percent_agreement_numbers(
         never count as agreeing, nor as a majority. Default: every value.
     scale : {'percent', 'proportion'}
         ``pairwise`` and ``majority`` in per cent or as proportions.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

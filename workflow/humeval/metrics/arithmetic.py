@@ -40,8 +40,6 @@ def cell_arithmetic(data: StudyData, *, table: str, cells: list[dict]) -> pd.Dat
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     cells : list of dict
         ``{row, column, left, op, right}``: ``op`` one of ``+``, ``-``, ``*``, ``/`` (a shift: ``{left: <cell>,
         op: '-', right: 1}``; a ratio: ``{left: <cell>, op: '/', right: <cell>}``). A division by zero gives an

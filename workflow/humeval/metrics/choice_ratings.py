@@ -113,8 +113,6 @@ def choice_rating_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     method : {'trueskill', 'bradley_terry'}
         TrueSkill (sequential updates; statistics ``mu``, ``sigma``, ``conservative``) or Bradley-Terry (a
         maximum-likelihood fit; statistics ``log_strength``, ``strength``).
@@ -136,15 +134,6 @@ def choice_rating_numbers(
         drawn with replacement ``resamples`` times (numpy's default generator seeded with ``seed``), each
         resample rated as above (in its drawn order), and the 2.5th and 97.5th percentiles written as
         ``<stat>_low`` and ``<stat>_high``.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

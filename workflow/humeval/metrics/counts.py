@@ -28,8 +28,6 @@ def count_numbers(data: StudyData, *, table: str, rows: dict[str, dict], column:
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     rows : dict of str to dict
         Row label -> what it counts: ``frame`` (``tidy``: every judgement; ``kept``: after the exclusions;
         ``excluded``: the exclusion log; ``participants``; ``variants``: the exclusion-variant log; default
@@ -82,8 +80,6 @@ def answer_share_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     aggregate : str
         The ``id`` of the ``answer_counts`` aggregate.
     column, row : str

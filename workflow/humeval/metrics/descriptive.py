@@ -47,8 +47,6 @@ def describe_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     by : list of str
         The columns whose values make a group (``[criterion, side, system]``).
     row, column : str
@@ -58,15 +56,6 @@ def describe_numbers(
         The statistics: ``sd`` is the sample SD (ddof 1); ``share`` the share of values in ``share_of``.
     share_of : list, optional
         The values ``share`` counts (the top two Likert points, or pairwise +1).
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
     complete : bool
         Every combination of ``by`` values the study's judgements hold gets its cells: an empty group ``n`` and
         ``sum`` 0 (a count of zero is a number, not a missing cell), its other statistics empty.

@@ -53,8 +53,6 @@ def effect_size_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     compare : str
         The column whose values are compared (``system``).
     pairs : list of list of str
@@ -63,8 +61,6 @@ def effect_size_numbers(
         A template over the ``by`` keys, ``{a}`` and ``{b}``.
     columns : dict of str to str
         ``d``, ``low``, ``high`` -> their column labels (any subset).
-    by : list of str
-        The columns whose values make a group.
     confidence : float
         The confidence level of the interval.
     resamples : int
@@ -73,15 +69,6 @@ def effect_size_numbers(
         scipy's interval method.
     seed : int
         The seed of the bootstrap generator.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

@@ -48,27 +48,14 @@ def item_correlation_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     x, y : str
         The two sides (experiments) correlated.
     row : str
         A template over the ``by`` keys.
-    by : list of str
-        The columns whose values make a group.
     units : list of str
         The columns that make a unit (mean of its raters per side).
     methods : list of {'pearson', 'spearman', 'kendall'}
         The correlations (Kendall's tau-b).
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

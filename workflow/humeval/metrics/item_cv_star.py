@@ -40,29 +40,16 @@ def item_cv_star_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     sides : list of str
         The experiments compared (two or more).
     row, column : str
         Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
     units : list of str
         The columns that make an item.
-    by : list of str
-        The columns whose values make a group.
     shift : float
         Added to every score before CV* (a scale that starts at 1: -1).
     stats : list of {'n', 'mean', 'median', 'sd'}
         The summaries of the item CV* values (``sd`` with ddof 1).
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

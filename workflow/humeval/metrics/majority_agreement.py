@@ -56,8 +56,6 @@ def majority_agreement_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     row, column : str
         Templates over the ``by`` keys and ``{stat}``.
     units : list of str
@@ -66,15 +64,6 @@ def majority_agreement_numbers(
         The columns whose values make a group (one rater distribution each).
     stats : list of {'mean', 'sd', 'n', 'min', 'max'}
         Over the raters' agreement shares: mean, sample SD (ddof 1), number of raters, smallest and largest.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

@@ -90,8 +90,6 @@ def relative_preference_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     side : str
         The side whose kept pairwise judgements are counted; rows are the system labels (``systems``).
     column : str
@@ -188,8 +186,6 @@ def preference_share_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     side : str
         The side whose pairwise judgements are read.
     focus : str
@@ -283,30 +279,17 @@ def pairwise_tally_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     row, column : str
         Templates over the ``by`` keys, ``{system}`` and ``{stat}``.
     stats : list of {'wins', 'losses', 'ties', 'n', 'win_pct', 'bws', 'bws_scaled', 'score', 'sign_p'}
         The statistics: ``win_pct`` = 100 wins / n; ``bws`` = 100 (wins - losses) / n (the best-worst score,
         -100..100); ``bws_scaled`` = (bws + 100) / 2 (0..100); ``score`` = wins - losses; ``sign_p`` the exact
         two-sided sign test of wins against losses (ties left out; scipy's ``binomtest``), only when asked for.
-    by : list of str
-        The columns whose values make a group.
     majority : bool
         Reduce each item's judgements to their majority vote (the sign of their sum) first, one comparison per
         item; else every judgement counts.
     scale : {'percent', 'proportion'}
         ``win_pct``, ``bws`` and ``bws_scaled`` in per cent (as above), or as proportions (divided by 100).
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

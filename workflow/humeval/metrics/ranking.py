@@ -81,8 +81,6 @@ def rank_table_numbers(data: StudyData, *, table: str, sides: list[dict]) -> pd.
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     sides : list of dict
         One per side: ``{side, avg_column, counts_column?}`` computed from the kept rank rows
         (``counts_column`` a template over ``{rank}``, ``"rank{rank}_O"``), or ``{aggregate: <id>, avg_column}``
@@ -114,8 +112,6 @@ def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: l
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     side : str
         The side whose kept rank rows are read.
     units : list of str

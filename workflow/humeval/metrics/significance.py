@@ -112,8 +112,6 @@ def significance_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     compare : str
         The column whose values are compared (``system``, ``side``).
     pairs : list of list of str
@@ -128,17 +126,6 @@ def significance_numbers(
         the entry corrected for multiple comparisons (pingouin) into ``corrected_column``.
     row : str
         A template over the ``by`` keys, ``{a}`` and ``{b}``.
-    by : list of str
-        The columns whose values make a group.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
     pair_on : list of str
         ``wilcoxon``: the columns the two sets are paired on.
 
@@ -330,8 +317,6 @@ def k_sample_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     tests : list of {'anova', 'kruskal', 'levene', 'tukey', 'anova_table', 'kruskal_effect', 'dunn', 'shapiro'}
         One-way ANOVA (statistic F, df_between, df_within, p), Kruskal-Wallis H (statistic, p), Levene's W
         (centre median; statistic, p), Tukey's HSD (per pair ``<a> vs <b>``: diff, p, ci_low, ci_high); on request
@@ -351,15 +336,6 @@ def k_sample_numbers(
         The columns whose values make a group (each tested apart).
     row, column : str
         Templates over the ``by`` keys, ``{test}`` (the test, or ``<a> vs <b>`` for a Tukey pair) and ``{stat}``.
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------

@@ -65,8 +65,6 @@ def claims_entry(
 
     Parameters
     ----------
-    table : str
-        The table the results go to.
     claims : list of dict
         ``[{id, text, comparisons: [{left, op, right}], significance?: {p, alpha?}}]``: ``op`` one of ``>``, ``>=``,
         ``<``, ``<=``; an operand is a number or ``{table, row, column}`` with ``{side}`` placeholders;

@@ -104,8 +104,6 @@ def correlation_entry(
 
     Parameters
     ----------
-    table : str
-        The table the results go to.
     measurand_table : str
         The table holding the measurands.
     rows : list of str

@@ -36,8 +36,6 @@ def cv_star_entry(
 
     Parameters
     ----------
-    table : str
-        The table the results go to.
     measurand_table : str
         The table holding the measurands.
     rows : list of str
@@ -102,8 +100,6 @@ def cv_star_pairwise_entry(
 
     Parameters
     ----------
-    table : str
-        The table the results go to.
     reference : str
         The reference experiment (the original, ``O``).
     experiments : list of str

@@ -139,8 +139,6 @@ def effect_size_diff_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     pairs : list of list of str
         The group pairs ``[G1, G2]``.
     sampler : dict
@@ -194,8 +192,6 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     sampler : dict
         How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
         authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
@@ -228,8 +224,6 @@ def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     sampler : dict
         How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
         authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.

@@ -125,8 +125,6 @@ def group_agreement_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     category : str
         The task: ``likert`` or ``pairwise`` rows of the tidy ``category`` column.
     pairs : list of list of str
@@ -170,8 +168,6 @@ def group_count_numbers(data: StudyData, *, table: str, groups: list[str]) -> pd
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     groups : list of str
         The groups (sides), one row each; a group without kept rows is left out.
 

@@ -105,21 +105,8 @@ def icc_by_group_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    by : list of str
-        The columns whose values make a group.
     row, column : str
         Templates over the ``by`` keys and ``{icc}`` (``ICC-C``, ``ICC-A``, ``ICC-C|p``, ``ICC-A|p``).
-    labels : dict, optional
-        ``{key: {value: label}}``: how a key's value is shown in the row and column templates.
-    where : dict, optional
-        ``{column: value or [values]}``: the judgements kept, compared by type (a value no judgement holds is an
-        error).
-    frame : {'kept', 'tidy'}
-        The judgements read: ``kept`` (after the exclusions) or ``tidy`` (every judgement).
-    variant : str, optional
-        An exclusion variant (a sensitivity analysis) whose drops apply too.
 
     Returns
     -------
@@ -153,16 +140,10 @@ def icc_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     subgroup : {'all', 'above', 'below', 'q1yes', 'q1no', 'q2yes', 'q2no'}
         The participants: all, above or below the mean completion time, or by their answer to question 1 or 2.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
     criteria : list of str
         The criteria, one row pair each.
-    side : str
-        The side whose ratings are read.
     time_split : dict of str to {'published', 'corrected'}, optional
         Condition -> how ``above``/``below`` split the times: ``published`` (the authors' unanchored spreadsheet
         range) or ``corrected`` (the mean; default).

@@ -132,12 +132,6 @@ def mode_correlation_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
-    side : str
-        The side whose ratings are read.
     mode_sides : dict of str to str, optional
         ``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``'s (the authors
         computed one from the original data, say).
@@ -172,14 +166,8 @@ def auto_correlation_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
     criteria : list of str
         The criteria, one row pair each.
-    side : str
-        The side whose ratings are read.
     auto_side : str
         The side holding the automatic scores (the ``auto_score_workbook`` loader).
     mode_sides : dict of str to str, optional
@@ -210,10 +198,6 @@ def original_vs_reproduction_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
     criteria : list of str
         The criteria.
 
@@ -286,12 +270,8 @@ def reliability_correlation_numbers(
     ----------
     table : str
         The table of r, p and n per condition.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
     points_table : str
         The table of the per-participant reliabilities (the scatter's points).
-    side : str
-        The side whose ratings are read.
     duplicate_tags : {'collapse_last'}, optional
         ``collapse_last`` is the published mode: the authors' notebooks merged columns sharing an export tag, the
         later one winning (:func:`collapse_duplicate_tags`); without it every item counts (the corrected mode).
@@ -331,16 +311,8 @@ def reliability_correlation_numbers(
 
 @register("metric", "timing")
 def timing_numbers(data: StudyData, *, table: str, conditions: list[str], side: str = "reproduction") -> pd.DataFrame:
-    """Mean and SD (ddof 1) of the completion time in minutes per condition.
-
-    Parameters
-    ----------
-    table : str
-        The table the cells go to.
-    conditions : list of str
-        The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.
-    side : str
-        The side whose ratings are read.
+    """Mean and SD (ddof 1) of the completion time in minutes per condition; its parameters (table, conditions,
+    side) are the metrics' shared ones.
 
     Returns
     -------
@@ -394,15 +366,11 @@ def fre_agreement_numbers(
 
     Parameters
     ----------
-    table : str
-        The table the cells go to.
     condition : str
         The survey condition whose items are scored.
     model : str, optional
         An installed spaCy model to split sentences (the authors used ``en_core_web_sm``). Default: spaCy's blank
         English with the sentencizer.
-    side : str
-        The side whose ratings are read.
     auto_side : str
         The side holding the automatic scores.
     criterion : str

@@ -43,8 +43,6 @@ def bars(
         Column -> legend label (default: the column).
     ylabel, xlabel : str
         Axis labels.
-    title : str, optional
-        The figure title.
     label_format : str
         The format of the number printed on each bar (``"{:+.1f}%"``).
     sort : bool
@@ -155,8 +153,6 @@ def stacked_bars(
         The format of a printed segment value.
     xlabel : str
         The axis label.
-    title : str, optional
-        The figure title.
 
     Returns
     -------

@@ -49,8 +49,6 @@ def interval_bars(
         otherwise by the parts of its row that the panel's other series do not share (:func:`series_labels`).
     ylabel : str
         The axis label.
-    title : str, optional
-        The figure title.
 
     Returns
     -------
@@ -146,8 +144,6 @@ def dumbbell(
         Table -> its panel title (default: the table id).
     ylabel : str
         The axis label.
-    title : str, optional
-        The figure title.
 
     Returns
     -------

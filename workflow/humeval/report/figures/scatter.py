@@ -34,8 +34,6 @@ def reliability_scatter(
         The conditions, one panel each.
     x, y : str
         The columns of ``points_table`` on the axes.
-    title : str, optional
-        The figure title.
 
     Returns
     -------
