@@ -106,15 +106,19 @@ def test_effect_size_d_by_hand_and_a_seeded_bootstrap_ci():
     assert cell(again, "A-B", "lo") == cell(out, "A-B", "lo")  # seeded
 
 
-def test_tabular_loader_melts_one_column_per_system(tmp_path):
+def load_ratings(tmp_path, text: str, **params):
+    """The tabular loader on one export (input role ``ratings``, study ``s``, side ``O``) holding ``text``."""
     from humeval.loaders.tabular import load
 
     path = tmp_path / "wide.csv"
-    path.write_text("rater,item,quality_sysA,quality_sysB\nr1,i1,4,2\nr2,i1,5,\n")
-    judgements, participants = load(
-        {"ratings": str(path)},
-        "s",
-        "O",
+    path.write_text(text)
+    return load({"ratings": str(path)}, "s", "O", **params)
+
+
+def test_tabular_loader_melts_one_column_per_system(tmp_path):
+    judgements, participants = load_ratings(
+        tmp_path,
+        "rater,item,quality_sysA,quality_sysB\nr1,i1,4,2\nr2,i1,5,\n",
         shape="melt",
         participant="rater",
         item=["item"],
@@ -268,16 +272,12 @@ def test_a_column_typo_is_one_line_naming_the_key_before_the_metric_runs():
 
 def test_a_missing_column_of_a_tabular_export_shows_its_close_matches_not_every_header(tmp_path):
     from humeval.errors import HumevalError
-    from humeval.loaders.tabular import load
 
     headers = [f"q{k}" for k in range(270)] + ["rater", "item_id"]
-    path = tmp_path / "wide.csv"
-    path.write_text(",".join(headers) + "\n" + ",".join(["1"] * len(headers)) + "\n")
     with pytest.raises(HumevalError) as caught:
-        load(
-            {"ratings": str(path)},
-            "s",
-            "O",
+        load_ratings(
+            tmp_path,
+            ",".join(headers) + "\n" + ",".join(["1"] * len(headers)) + "\n",
             participant="rater",
             item=["itemid"],
             criteria={"q": "q1"},
@@ -415,14 +415,9 @@ def test_a_metric_over_a_derived_frame_each_inputs_wins_minus_losses_then_anova(
 
 
 def test_a_melt_whose_headers_name_the_item_gives_one_judgement_per_item(tmp_path):
-    from humeval.loaders.tabular import load
-
-    path = tmp_path / "wide.csv"
-    path.write_text("rater,q_item1,q_item2\nr1,4,2\nr2,5,3\n")
-    judgements, _ = load(
-        {"ratings": str(path)},
-        "s",
-        "O",
+    judgements, _ = load_ratings(
+        tmp_path,
+        "rater,q_item1,q_item2\nr1,4,2\nr2,5,3\n",
         participant="rater",
         item=["rater"],
         shape="melt",
@@ -434,35 +429,23 @@ def test_a_melt_whose_headers_name_the_item_gives_one_judgement_per_item(tmp_pat
 
 def test_an_optional_group_that_does_not_match_a_header_is_one_line_naming_file_header_and_group(tmp_path):
     from humeval.errors import HumevalError
-    from humeval.loaders.tabular import load
 
-    path = tmp_path / "slots.csv"
-    path.write_text("rater,sys1,sys2,fluency1,fluency\nr1,A,B,1,2\n")
+    melt = {"participant": "rater", "item": ["rater"], "shape": "melt"}
     with pytest.raises(HumevalError) as caught:
-        load(
-            {"ratings": str(path)},
-            "s",
-            "O",
-            participant="rater",
-            item=["rater"],
-            shape="melt",
+        load_ratings(
+            tmp_path,
+            "rater,sys1,sys2,fluency1,fluency\nr1,A,B,1,2\n",
             columns=r"^(?P<criterion>fluency)(?P<slot>\d)?$",
             system={"column": "sys{slot}"},
+            **melt,
         )
     assert str(caught.value) == (
-        f"{path}: header 'fluency': the columns pattern's group 'slot' did not match it, but a column spec names {{slot}}"
+        f"{tmp_path / 'wide.csv'}: header 'fluency': the columns pattern's group 'slot' did not match it, but a "
+        "column spec names {slot}"
     )
     with pytest.raises(HumevalError, match=r"header 'x1': the columns pattern's group 'criterion' did not match it"):
-        path.write_text("rater,x1\nr1,1\n")
-        load(
-            {"ratings": str(path)},
-            "s",
-            "O",
-            participant="rater",
-            item=["rater"],
-            shape="melt",
-            columns=r"^(?P<criterion>q)?x(?P<item>\d)$",
-            system={"value": "A"},
+        load_ratings(
+            tmp_path, "rater,x1\nr1,1\n", columns=r"^(?P<criterion>q)?x(?P<item>\d)$", system={"value": "A"}, **melt
         )
 
 

@@ -84,6 +84,12 @@ SHARED_PARAMETERS = {
         "labels": "``{key: {value: label}}``: how a key's value is shown in the row and column templates.",
         "side": "The side whose ratings are read.",
         "conditions": "The survey conditions (``Likert``, ``RME``, ``BME``, ``BWS``), one column (or row) each.",
+        # Finch et al.'s evaluator-group metrics
+        "sampler": (
+            "How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the "
+            "authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``."
+        ),
+        "criteria": "Criterion (the tidy label) -> its column label (``{consistent: Con}``).",
     },
     "loader": {  # the survey loaders' (one condition of Santhanam & Shaikh's designs per export)
         "condition": "The survey condition (tidy ``condition``; a condition's participants are its own).",

@@ -29,6 +29,7 @@ __all__ = [
     "filter_where",
     "groups_of",
     "metrics_study",
+    "one_cell_per_group",
     "render",
     "value_frame",
 ]
@@ -193,6 +194,17 @@ def groups_of(rows: pd.DataFrame, by) -> list[tuple[dict, pd.DataFrame]]:
         (dict(zip(by, keys if isinstance(keys, tuple) else (keys,))), part)
         for keys, part in rows.groupby(by, sort=False)
     ]
+
+
+def one_cell_per_group(data, compute, table, by, row, column, labels, where, frame, variant) -> pd.DataFrame:
+    """The cells of a by-group metric with one number per group: for each group of ``by`` of the judgements it
+    reads (``frame``, ``variant``, ``where``), ``compute`` of the group's rows, values as numbers, in the cell its
+    ``row`` and ``column`` templates name."""
+    out = []
+    for keys, part in groups_of(data.rows(frame, variant, where), by):
+        number = compute(part.assign(value=pd.to_numeric(part["value"])))
+        out.append((render(row, keys, labels), render(column, keys, labels), number))
+    return value_frame(table, out)
 
 
 def render(template: str, keys: dict, labels: dict | None = None) -> str:

@@ -18,6 +18,7 @@ from humeval.metrics import (
     StudyData,
     filter_where,
     groups_of,
+    one_cell_per_group,
     render,
     value_frame,
 )
@@ -260,12 +261,9 @@ def alpha_by_group_numbers(
     DataFrame
         Cells (table, row, column, alpha): one per group.
     """
-    rows = data.rows(frame, variant, where)
-    out = []
-    for keys, part in groups_of(rows, by):
-        alpha = krippendorff_alpha(part.assign(value=pd.to_numeric(part["value"])), units, level)
-        out.append((render(row, keys, labels), render(column, keys, labels), alpha))
-    return value_frame(table, out)
+    return one_cell_per_group(
+        data, lambda part: krippendorff_alpha(part, units, level), table, by, row, column, labels, where, frame, variant
+    )
 
 
 def kappa(frame: pd.DataFrame, units: list[str], method: str = "fleiss", coder: str = "participant") -> float:
@@ -333,12 +331,9 @@ def kappa_by_group_numbers(
     DataFrame
         Cells (table, row, column, kappa): one per group.
     """
-    rows = data.rows(frame, variant, where)
-    out = []
-    for keys, part in groups_of(rows, by):
-        value = kappa(part.assign(value=pd.to_numeric(part["value"])), list(units), method)
-        out.append((render(row, keys, labels), render(column, keys, labels), value))
-    return value_frame(table, out)
+    return one_cell_per_group(
+        data, lambda part: kappa(part, list(units), method), table, by, row, column, labels, where, frame, variant
+    )
 
 
 def percent_agreement(values: pd.DataFrame, *, ties: str = "all") -> dict[str, float]:

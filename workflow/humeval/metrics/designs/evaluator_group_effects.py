@@ -141,11 +141,6 @@ def effect_size_diff_numbers(
     ----------
     pairs : list of list of str
         The group pairs ``[G1, G2]``.
-    sampler : dict
-        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
-        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
-    criteria : dict of str to str
-        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
     n_resamples : int
         Bootstrap resamples.
     seed : int
@@ -188,15 +183,8 @@ def effect_size_diff_numbers(
 
 @register("metric", "likert_means")
 def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict[str, str]) -> pd.DataFrame:
-    """Mean Likert rating per evaluator group, bot and criterion with a 95% t interval (Finch et al. 2024).
-
-    Parameters
-    ----------
-    sampler : dict
-        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
-        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
-    criteria : dict of str to str
-        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+    """Mean Likert rating per evaluator group, bot and criterion with a 95% t interval (Finch et al. 2024); its
+    parameters (table, sampler, criteria) are the metrics' shared ones.
 
     Returns
     -------
@@ -220,15 +208,8 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
 @register("metric", "pairwise_wins")
 def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria: dict[str, str]) -> pd.DataFrame:
     """Win share and win-or-tie share of each bot against all others per evaluator group and criterion (ties in
-    the denominator), with a 95% Wilson interval of the win share (Finch et al. 2024).
-
-    Parameters
-    ----------
-    sampler : dict
-        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
-        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
-    criteria : dict of str to str
-        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
+    the denominator), with a 95% Wilson interval of the win share (Finch et al. 2024); its parameters (table,
+    sampler, criteria) are the metrics' shared ones.
 
     Returns
     -------

@@ -131,11 +131,6 @@ def group_agreement_numbers(
         The group pairs ``[a, b]``; a pair whose group has no rows is left out.
     within : list of str
         The groups whose within-group alpha is reported.
-    sampler : dict
-        How one annotation per item and group is chosen where there are two: ``{name: authors, seed}`` (the
-        authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``.
-    criteria : dict of str to str
-        Criterion (the tidy label) -> its column label (``{consistent: Con}``).
     level : {'nominal', 'ordinal', 'interval', 'ratio'}
         The level of measurement.
 
