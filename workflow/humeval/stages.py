@@ -69,6 +69,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "planning.py",
         "planning_bootstrap.py",
         "planning_model.py",
+        "planning_icc.py",
         "findings.py",
         "power_table.py",
         "crossed_model.py",
