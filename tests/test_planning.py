@@ -384,3 +384,31 @@ def test_wilson_interval_equals_scipys_binomtest_at_every_count():
     for k in range(31):
         interval = binomtest(k, 30).proportion_ci(confidence_level=0.95, method="wilson")
         assert wilson(k, 30) == (interval.low, interval.high), k
+
+
+def test_findings_of_all_draws_at_once_equal_them_one_draw_at_a_time():
+    """``evaluate_draws`` and ``margin_draws`` (the bootstrap's vectorised path) against ``evaluate`` and ``margin``
+    draw by draw, on 2,000 random draws with 10% NaN cells, for a finding of three comparisons (one against a
+    constant) with a test, and one whose cell is missing everywhere."""
+    from humeval.findings import evaluate, evaluate_draws, margin, margin_draws
+
+    rng = np.random.default_rng(4)
+    cells = [("t", "r", f"c{k}|O") for k in range(4)]
+    draws = {cell: np.where(rng.random(2000) < 0.1, np.nan, rng.normal(size=2000)) for cell in cells}
+    draws[("t", "p", "O")] = np.where(rng.random(2000) < 0.1, np.nan, rng.random(2000) * 0.1)
+    spec = [{"table": "t", "row": "r", "column": f"c{k}|{{side}}"} for k in range(4)]
+    tested = {
+        "comparisons": [
+            {"left": spec[0], "op": ">", "right": spec[1]},
+            {"left": spec[2], "op": "<=", "right": spec[3]},
+            {"left": spec[0], "op": ">=", "right": -0.5},
+        ],
+        "significance": {"p": {"table": "t", "row": "p", "column": "{side}"}, "alpha": 0.05},
+    }
+    absent = {"comparisons": [{"left": {"table": "t", "row": "r", "column": "gone|{side}"}, "op": "<", "right": 1}]}
+    for finding in (tested, absent):
+        one_by_one = [{cell: value[s] for cell, value in draws.items()} for s in range(2000)]
+        held = [evaluate(finding, values, "O") for values in one_by_one]
+        margins = [margin(finding, values, "O") for values in one_by_one]
+        assert evaluate_draws(finding, draws, "O", 2000).tolist() == held
+        np.testing.assert_array_equal(margin_draws(finding, draws, "O"), np.broadcast_to(margins, (2000,)))

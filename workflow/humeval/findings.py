@@ -15,10 +15,12 @@ __all__ = [
     "consistency",
     "effect_and_error",
     "evaluate",
+    "evaluate_draws",
     "finding_cells",
     "finding_sides",
     "findings",
     "margin",
+    "margin_draws",
 ]
 
 
@@ -90,6 +92,44 @@ def evaluate(finding: dict, values: dict, label: str) -> bool:
     from humeval.qra.claims import claim_holds
 
     return claim_holds(finding, operands(values, label))[0]
+
+
+def evaluate_draws(finding: dict, draws: dict, label: str, n: int) -> np.ndarray:
+    """:func:`evaluate` of ``n`` draws at once: ``draws`` maps each cell to its ``n`` values (a cell it lacks is
+    NaN in every draw); a NaN operand fails its comparison, as it does one draw at a time.
+
+    >>> finding = {"comparisons": [{"left": {"table": "t", "row": "r", "column": "{side}"}, "op": ">", "right": 0.5}]}
+    >>> evaluate_draws(finding, {("t", "r", "O"): np.array([0.7, 0.2, np.nan])}, "O", 3).tolist()
+    [True, False, False]
+    """
+    from humeval.qra.claims import OPERATORS
+
+    operand = operands(draws, label)
+    holds = np.ones(n, dtype=bool)
+    for comparison in finding["comparisons"]:
+        holds &= OPERATORS[comparison["op"]](operand(comparison["left"]), operand(comparison["right"]))
+    if finding.get("significance"):
+        holds &= operand(finding["significance"]["p"]) < finding["significance"].get("alpha", 0.05)
+    return holds
+
+
+def margin_draws(finding: dict, draws: dict, label: str) -> np.ndarray:
+    """:func:`margin` of every draw at once (``draws``: cell -> array of draws), with Python's ``min`` semantics
+    one draw at a time: the first comparison's difference, replaced by any later one that is smaller (a NaN
+    difference replaces none, and a first NaN stays).
+
+    >>> finding = {"comparisons": [{"left": 3, "op": ">", "right": {"table": "t", "row": "r", "column": "c"}},
+    ...                            {"left": 2, "op": ">", "right": 1}]}
+    >>> margin_draws(finding, {("t", "r", "c"): np.array([1.0, 2.5, np.nan])}, "O").tolist()
+    [1.0, 0.5, nan]
+    """
+    operand = operands(draws, label)
+    result = None
+    for c in finding["comparisons"]:
+        left, right = operand(c["left"]), operand(c["right"])
+        difference = np.asarray(left - right if c["op"].startswith(">") else right - left, dtype=float)
+        result = difference if result is None else np.where(difference < result, difference, result)
+    return result
 
 
 def margin(finding: dict, values: dict, label: str) -> float:

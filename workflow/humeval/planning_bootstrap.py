@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.findings import evaluate, finding_cells, margin
+from humeval.findings import evaluate, evaluate_draws, finding_cells, margin, margin_draws
 
 __all__ = ["Simulator", "copies", "wilson"]
 
@@ -50,16 +50,23 @@ def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
 
 
 def needed_entries(data, entries: list[dict], expected: set) -> list[dict]:
-    """The metric entries among ``entries`` that write one of the ``expected`` cells, run once each on the
-    study's data: every simulation runs only those (liu's planning ran the two reproduction entries of its
+    """The metric entries among ``entries`` (those of the tables the ``expected`` cells are in) that write one of
+    them: an entry alone on its table does; several entries of one table are each run once on the study's data to
+    see which do. Every simulation runs only those (liu's planning ran the two reproduction entries of its
     figure2 in every simulation of the original, two thirds of its cost). All of them where one reads earlier
     entries' cells (``cell_arithmetic``) or where one cannot run alone."""
     from humeval.metrics import StudyData, metrics_study
 
     if any(entry["metric"] == "cell_arithmetic" for entry in entries):
         return entries
+    writers = {}  # table -> how many entries write it: an entry alone on its table writes the expected cells
+    for entry in entries:
+        writers[entry["table"]] = writers.get(entry["table"], 0) + 1
     kept = []
     for entry in entries:
+        if writers[entry["table"]] == 1:  # santhanam's 25 ICC tables: no run needed (1.5 s of its job)
+            kept.append(entry)
+            continue
         alone = StudyData(
             kept=data.kept,
             tidy=data.tidy,
@@ -252,17 +259,26 @@ class Simulator:
         changed = np.zeros(len(chosen), dtype=bool)  # whether any simulation moved a cell the finding reads
         margins = np.full((simulations, len(chosen)), np.nan)
         vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i)
+        if vectorised:  # every draw's cells at once: the findings too (1.1 s of santhanam's 2,000 draws, one by one)
+            for k, (finding, label, cells) in enumerate(zip(chosen, labels, cells_of)):
+                nothing = np.full(simulations, np.nan)
+                missing = np.zeros(simulations, dtype=bool)
+                for cell in cells:
+                    draws = vectorised.get(cell, nothing)
+                    missing |= np.isnan(draws)
+                    changed[k] |= bool((~np.isclose(draws, self.expected[cell], equal_nan=True)).any())
+                failed[k] = int(missing.sum())
+                held[k] = int((evaluate_draws(finding, vectorised, label, simulations) & ~missing).sum())
+                margins[:, k] = margin_draws(finding, vectorised, label)
+            return held, failed, changed, margins
         logging.disable(logging.INFO)  # the metrics' notes, once per simulation, would flood the job's log
         try:
             with warnings.catch_warnings():  # so would pingouin's and scipy's warnings of a degenerate draw
                 warnings.simplefilter("ignore")
                 for s in range(simulations):
                     try:
-                        if vectorised:
-                            values = {cell: value[s] for cell, value in vectorised.items()}
-                        else:
-                            rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
-                            values = self.values(self.sample(rows, item_copy), drawn_i[s])
+                        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
+                        values = self.values(self.sample(rows, item_copy), drawn_i[s])
                     except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue

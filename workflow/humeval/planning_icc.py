@@ -40,9 +40,9 @@ def nodes() -> tuple[np.ndarray, np.ndarray]:
 @functools.lru_cache(maxsize=4096)
 def quantiles(d1: float, d2: float) -> np.ndarray:
     """F(d1, d2)'s quantiles at the nodes (:func:`nodes`): each design's cells ask for the same few."""
-    from scipy.stats import f
+    from scipy.special import fdtri  # the F quantile, as scipy.stats.f.ppf computes it, without scipy.stats
 
-    return f.ppf(nodes()[0], d1, d2)
+    return fdtri(d1, d2, nodes()[0])
 
 
 class IccLayout:
@@ -109,10 +109,10 @@ class IccFinding:
         """Each cell's raters and items are those its metric entry used: its own p-value is the F test of ICC(C,k)
         on (items - 1, (items - 1)(raters - 1)) degrees of freedom (:func:`humeval.metrics.designs.icc.icc_p_values`);
         the job fails otherwise."""
-        from scipy.stats import f
+        from scipy.special import fdtrc  # the F survival function (scipy.stats.f.sf)
 
         p = np.array([base.get((t, f"{r}|p", c), np.nan) for t, r, c in cells])
-        mine = f.sf(1 / (1 - self.icc), self.items - 1, (self.items - 1) * (self.raters - 1))
+        mine = fdtrc(self.items - 1, (self.items - 1) * (self.raters - 1), 1 / (1 - self.icc))
         if not np.allclose(mine, p, rtol=1e-9, atol=0):
             raise HumevalError(f"planning: the ICC model's raters and items do not give the cells' p-values {cells}")
 
@@ -159,7 +159,7 @@ class IccFinding:
         """The exact probability that every comparison holds: a comparison holds where lambda_g F_g > lambda_l F_l
         (g the cell claimed greater). Comparisons that share no cell multiply; comparisons that all share one cell
         are integrated over that cell's F (Gauss-Legendre over its quantile); NaN for other shapes."""
-        from scipy.stats import f
+        from scipy.special import fdtr, fdtrc  # the F distribution and survival functions (scipy.stats.f.cdf, .sf)
 
         lam = self.lambdas(lay, effect)
         if np.isnan(lam).any():
@@ -170,7 +170,7 @@ class IccFinding:
 
         def star(shared: int, others: list[int], above: bool) -> float:
             x = quantiles(float(d1[shared]), float(d2[shared])) * lam[shared]
-            terms = [f.cdf(x / lam[o], d1[o], d2[o]) if above else f.sf(x / lam[o], d1[o], d2[o]) for o in others]
+            terms = [fdtr(d1[o], d2[o], x / lam[o]) if above else fdtrc(d1[o], d2[o], x / lam[o]) for o in others]
             return float(weights @ np.prod(terms, axis=0))
 
         if len(set(used)) == len(used):  # independent comparisons: the narrower cell's F is integrated over

@@ -10,9 +10,10 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.vocabulary import register
 
-__all__ = ["claim_holds", "claims_entry"]
+__all__ = ["OPERATORS", "claim_holds", "claims_entry"]
 
-_OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
+#: A comparison's operator by its config spelling: numpy's, so that it compares numbers and arrays of draws alike.
+OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
 
 
 def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) -> float:
@@ -40,7 +41,7 @@ def claim_holds(claim: dict, operand) -> tuple[bool, dict]:
     holds, read = True, {"comparisons": []}
     for comparison in claim["comparisons"]:
         left, right = operand(comparison["left"]), operand(comparison["right"])
-        holds &= bool(_OPERATORS[comparison["op"]](left, right))
+        holds &= bool(OPERATORS[comparison["op"]](left, right))
         read["comparisons"].append((left, right))
     if claim.get("significance"):
         read["p"] = operand(claim["significance"]["p"])
