@@ -115,6 +115,7 @@ class Simulator:
         entries = [m for m in data.config.get("metrics", []) if m["table"] in tables]
         config = dict(data.config, metrics=needed_entries(data, entries, set(expected)))
         self.data, self.config, self.study_data, self.expected = data, config, StudyData, expected
+        self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
         # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
         # other sides' judgements beside it; the cells must be the study's either way
         for self.with_others in (False, True):
@@ -220,6 +221,15 @@ class Simulator:
         people = pd.concat([self.other_people, people], ignore_index=True)
         cells = metrics_study(self.study_of(kept, people))
         return dict(zip(zip(cells["table"], cells["row"], cells["column"]), cells["value"]))
+
+    def shifted(self, fixed: tuple, g: int, group: np.ndarray) -> dict:
+        """The cells (:meth:`values`) with the judgements of group ``g`` (of the pilot grouped by the columns
+        ``fixed``, ``group`` its codes) moved by 1: how a model finds the groups a finding's cells read. Kept per
+        pilot, since every finding of it asks for the same (yao: 18 metric runs for two findings, 9 needed)."""
+        key = (fixed, g)
+        if key not in self.moved:
+            self.moved[key] = self.values(self.pilot.assign(value=self.pilot["value"] + (group == g)))
+        return self.moved[key]
 
     def checked_totals(self, drawn_e: np.ndarray, drawn: np.ndarray) -> bool:
         """Whether draws are computed by the item-totals forms: where every entry has one, and only after they gave

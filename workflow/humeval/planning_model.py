@@ -55,7 +55,7 @@ class ModelFinding:
         base = simulator.identity
         self.a = self.b = None
         for g in range(group.max() + 1):
-            moved = simulator.values(pilot.assign(value=pilot["value"] + (group == g)))
+            moved = simulator.shifted(tuple(fixed), g, group)
             shift = [moved.get(c, np.nan) - base.get(c, np.nan) for c in (left, right)]
             if np.allclose(shift, [1, 0]):
                 self.a = g
