@@ -157,8 +157,9 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         return {"power_note": planned["note"].iloc[0] if not planned.empty else "no planning for this finding"}
     record = hit.iloc[0]
     if record["pilot"] == experiment:
+        restated = "its p-value" if record.get("quantity") == "power" else "its own estimate (the finding is untested)"
         return {
-            "power_note": f"not shown: planned from {experiment}'s own judgements, its power would restate its p-value"
+            "power_note": f"not shown: planned from {experiment}'s own judgements, its power would restate {restated}"
         }
     if pd.isna(record["power"]):
         return {"power_note": record["note"]}
