@@ -74,7 +74,8 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through
     # Snakemake)
     toy = pd.read_csv(dot_test / "results/every-measure-2026-toy/numbers.csv")
-    assert toy["status"].value_counts().to_dict() == {"match": 137, "recomputed_only": 71, "published_only": 6}
+    # (published only: 6, and the 3 printed numbers of printed_means, which no judgements compute: P3's table)
+    assert toy["status"].value_counts().to_dict() == {"match": 137, "recomputed_only": 71, "published_only": 9}
     # planning's crossed model at the assumed effect 0.5 and the stated components, 3 people x 4 items x 6 (each
     # item rated by all three for each system): by hand, Var(d) = 2(0.3)/4 + 2(0.4)/12 + 2(0.1)/3 (the evaluator
     # intercept cancels), E[s^2] = 12/11 (1 - (0.2/3 + 0.1/3 + 0.3/4 + 0.4/12)), SE = sqrt(E[s^2] 2/12), and
@@ -91,6 +92,13 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     closed = norm.sf((t_dist.ppf(0.975, 22) * se - 0.5) / sd)
     assert round(closed, 4) == 0.2950 and row["analytic_power"] == pytest.approx(closed, rel=1e-9)
     assert row["ci_low"] <= closed <= row["ci_high"], row.to_dict()
+    # planning without data: P3 has no experiment whose judgements compute it, the same stated components and
+    # effect, and a fully crossed design of the same size: the same closed form, by the model alone
+    stated = power.query("finding == 'P3' and design == 'planned' and items == 4 and evaluators == 3").iloc[0]
+    assert (stated["method"], stated["basis"], stated["judgements_per_item"]) == ("model", "assumed", 6)
+    assert stated["analytic_power"] == pytest.approx(closed, rel=1e-9)
+    assert stated["ci_low"] <= closed <= stated["ci_high"], stated.to_dict()
+    assert stated["note"].startswith("planned without data") and pd.isna(stated["pilot"])
     # a free-text column declared as such (carry_as: text) leaves extraction with its e-mail address removed
     tidy = (dot_test / "results/every-measure-2026-toy/tidy/judgements.csv").read_text()
     assert "write to [removed]" in tidy

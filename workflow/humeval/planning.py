@@ -30,6 +30,7 @@ import pandas as pd
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
 from humeval.planning_bootstrap import Simulator, wilson
 from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
+from humeval.planning_stated import plan_stated
 from humeval.power_table import BASIS_NOTES, COLUMNS
 
 __all__ = ["plan_study"]
@@ -108,8 +109,11 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
     rows, groups = [], {}
     for finding in findings(study):
         pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
-        if pilot is None:
-            rows.append({"finding": finding["id"], "design": "planned", "note": unplanned(finding, study, computed)})
+        if pilot is None:  # planned from stated numbers where the config gives them (humeval.planning_stated)
+            stated = plan_stated(finding, planning, [e for e, _ in experiments[1:]])
+            rows += stated or [
+                {"finding": finding["id"], "design": "planned", "note": unplanned(finding, study, computed)}
+            ]
         else:
             groups.setdefault(pilot[:2], []).append(finding)
     for (experiment, side), chosen in groups.items():
@@ -137,7 +141,10 @@ def unplanned(finding: dict, study: dict, computed: dict) -> str:
             f"{', '.join(computing)} computes this finding's cells from judgements whose sides are not its own "
             "(a design of groups, not experiments): not simulated"
         )
-    return "no experiment with public judgements computes this finding's cells (published numbers only)"
+    return (
+        "no experiment with public judgements computes this finding's cells (published numbers only); "
+        "planning.effects and planning.components plan it without data"
+    )
 
 
 def model_of(simulator, finding: dict, label: str, stated: dict | None):

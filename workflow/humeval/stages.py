@@ -70,6 +70,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "planning_bootstrap.py",
         "planning_model.py",
         "planning_icc.py",
+        "planning_stated.py",
         "findings.py",
         "power_table.py",
         "crossed_model.py",
