@@ -412,3 +412,31 @@ def test_findings_of_all_draws_at_once_equal_them_one_draw_at_a_time():
         margins = [margin(finding, values, "O") for values in one_by_one]
         assert evaluate_draws(finding, draws, "O", 2000).tolist() == held
         np.testing.assert_array_equal(margin_draws(finding, draws, "O"), np.broadcast_to(margins, (2000,)))
+
+
+def test_items_nested_in_a_between_subject_condition_are_drawn_within_it():
+    """Two between-subject conditions (each person in one), items nested in them (30 and 10): every bootstrap draw
+    keeps 30 and 10 items at the pilot's size and 15 and 5 at half, each drawn from its own condition; a condition
+    whose items are judged in both (santhanam's, crossed) or a person seen in both is not a stratum."""
+    from humeval.planning_bootstrap import between_subject_strata, draw_items
+
+    people = [f"P{k}" for k in range(8)]
+    rows = [
+        {"participant": p, "item": f"{c}{i}", "condition": c}
+        for c, n, raters in (("X", 30, people[:4]), ("Y", 10, people[4:]))
+        for i in range(n)
+        for p in raters
+    ]
+    pilot = pd.DataFrame(rows)
+    evaluator, item = pd.factorize(pilot["participant"])[0], pd.factorize(pilot["item"])[0]
+    strata = between_subject_strata(pilot, evaluator, item)
+    assert strata.tolist() == [0] * 30 + [1] * 10
+    for size, expected in ((40, (30, 10)), (20, (15, 5))):
+        draws = draw_items(np.random.default_rng(1), strata, 40, 500, size)
+        assert draws.shape == (500, size)
+        assert ((draws < 30).sum(axis=1) == expected[0]).all() and ((draws >= 30).sum(axis=1) == expected[1]).all()
+        assert set(np.unique(draws[:, : expected[0]])) <= set(range(30))
+    crossed = pilot.assign(item=pilot["item"].str[1:])  # X3 and Y3 are one item judged in both conditions
+    assert between_subject_strata(crossed, evaluator, pd.factorize(crossed["item"])[0]) is None
+    mixed = pilot.assign(participant="P0")  # one person in both conditions
+    assert between_subject_strata(mixed, np.zeros(len(pilot), dtype=int), item) is None

@@ -10,7 +10,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.findings import evaluate, evaluate_draws, finding_cells, margin, margin_draws
 
-__all__ = ["Simulator", "copies", "wilson"]
+__all__ = ["Simulator", "between_subject_strata", "copies", "draw_items", "wilson"]
 
 
 def copies(evaluator: np.ndarray, item: np.ndarray, drawn_evaluators: np.ndarray, drawn_items: np.ndarray):
@@ -84,6 +84,38 @@ def needed_entries(data, entries: list[dict], expected: set) -> list[dict]:
     return kept
 
 
+def between_subject_strata(pilot: pd.DataFrame, evaluator: np.ndarray, item: np.ndarray) -> np.ndarray | None:
+    """Each item's between-subject condition (a code per item, in the order of the item codes ``item``) where the
+    pilot has one: a ``condition`` of which every person saw one and every item belongs to one. None otherwise
+    (santhanam's designs are between-subject, but every response is judged in all four: its items are crossed)."""
+    if "condition" not in pilot:
+        return None
+    condition = pilot["condition"].astype(str)
+    if condition.nunique() < 2 or condition.groupby(evaluator).nunique().max() > 1:
+        return None
+    per_item = condition.groupby(item).agg(["nunique", "first"])
+    return None if per_item["nunique"].max() > 1 else pd.factorize(per_item["first"])[0]
+
+
+def draw_items(rng, strata: np.ndarray | None, n: int, simulations: int, items: int) -> np.ndarray:
+    """``simulations`` draws of ``items`` of the pilot's ``n`` items, with replacement: from all of them, or, with
+    between-subject ``strata`` (:func:`between_subject_strata`), within each condition, so that a draw keeps every
+    condition's share of the items (at the pilot's size its counts exactly; else shares rounded by largest
+    remainders): a between-subject design fixes how many items each condition has.
+
+    >>> draws = draw_items(np.random.default_rng(0), np.array([0, 0, 0, 1]), 4, 100, 4)
+    >>> bool(((draws < 3).sum(axis=1) == 3).all())
+    True
+    """
+    if strata is None:
+        return rng.integers(0, n, size=(simulations, items))
+    members = [np.flatnonzero(strata == s) for s in range(int(strata.max()) + 1)]
+    quota = np.array([m.size for m in members]) * items / n
+    counts = np.floor(quota).astype(int)
+    counts[np.argsort(counts - quota, kind="stable")[: items - counts.sum()]] += 1  # largest remainders
+    return np.concatenate([m[rng.integers(0, m.size, size=(simulations, c))] for m, c in zip(members, counts)], axis=1)
+
+
 class Simulator:
     """The pilot side's kept judgements, coded once, and the study's metric entries that compute the findings'
     cells: :meth:`values` recomputes them from any frame of the pilot's shape, :meth:`power` bootstraps its
@@ -103,6 +135,7 @@ class Simulator:
         # one judgement per evaluator and criterion (liu's workers): evaluators are not a factor; items only
         criterion = self.pilot["criterion"] if "criterion" in self.pilot else pd.Series("", index=self.pilot.index)
         self.items_only = bool(self.pilot.groupby([self.evaluator, criterion.to_numpy()]).size().max() == 1)
+        self.strata = between_subject_strata(self.pilot, self.evaluator, self.item)
         people = data.participants
         if "participant" not in people:  # no participant table (a study without participant metadata)
             people = pd.DataFrame({"side": pd.Series(dtype=object), "participant": pd.Series(dtype=object)})
@@ -263,7 +296,7 @@ class Simulator:
         import warnings
 
         drawn_e = np.arange(len(self.evaluators))
-        drawn_i = rng.integers(0, len(self.items), size=(simulations, items))
+        drawn_i = draw_items(rng, self.strata, len(self.items), simulations, items)
         held, failed = np.zeros(len(chosen), dtype=int), np.zeros(len(chosen), dtype=int)
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
         changed = np.zeros(len(chosen), dtype=bool)  # whether any simulation moved a cell the finding reads
