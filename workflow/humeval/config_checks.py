@@ -103,7 +103,7 @@ def check_budgets(study: dict, fail) -> None:
                 if isinstance(entry.get(key), int) and entry[key] > MAX_RESAMPLES:
                     fail(f"key {section}.{k}.{key}: {entry[key]:,} resamples is over the budget of {MAX_RESAMPLES:,}")
     planning = study.get("planning", {})
-    simulations = planning.get("simulations", 200)
+    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning)
     if simulations > MAX_SIMULATIONS:
         fail(f"key planning.simulations: {simulations:,} is over the budget of {MAX_SIMULATIONS:,} per design")
     cells = simulations * max(planning.get("evaluators", [1])) * max(planning.get("items", [1]))
