@@ -12,7 +12,8 @@ POWER_PAGE = (
     "judgements per item, at each effect basis (observed; safeguard: the lower limit of the effect's 60% interval; "
     "assumed) and by each method (model: crossed random effects, any size; bootstrap: the pilot's people, its items "
     "resampled), with the 95% Wilson interval over the simulations, the analytic power and the minimum detectable "
-    "effect (mde) at 80%; pilot: the experiment planned from (docs/planning.md)."
+    "effect (mde) at 80%; pilot: the experiment planned from (docs/planning.md). The CSV holds each number in a "
+    "column of its own, at full precision."
 )
 
 
@@ -20,10 +21,10 @@ def planning_pages(power_csv: str, out, study: str, formats: tuple[str, ...]) ->
     """The planning page (``power_html``) and figure (``power_figure``) from ``power_csv`` (planning/power.csv)."""
     from humeval.power_table import TARGET, as_numbers, headline
     from humeval.report.figures.power import power_figure
-    from humeval.report.html_tables import frame_html
+    from humeval.report.html_tables import frame_html, power_rows
 
     power = as_numbers(read_csv(power_csv))
-    page = frame_html(power, f"{study}: reproduction planning", POWER_PAGE, csv=power_csv)
+    page = frame_html(power_rows(power), f"{study}: reproduction planning", POWER_PAGE, csv=power_csv)
     Path(out.power_html).write_text(page)
     power_figure(power, headline(power), Path(out.power_figure).with_suffix(""), formats, TARGET)
 

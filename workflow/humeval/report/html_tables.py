@@ -32,6 +32,7 @@ __all__ = [
     "audit_html",
     "escape",
     "frame_html",
+    "power_rows",
     "table_html",
 ]
 
@@ -215,3 +216,54 @@ def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, c
     )
     table = data_table(list(frame.columns), [rows])
     return page(title, intro, table, [], csv=csv)
+
+
+def power_rows(power: pd.DataFrame) -> pd.DataFrame:
+    """``planning/power.csv`` as its page shows it, one column per question a reader asks (the CSV's 23 columns ran
+    off a 1280-pixel window): which design (a reproduction's id, else planned) of how many people x items x
+    judgements per item, the effect and the power each with its 95% interval, the analytic power and the minimum
+    detectable effect, how many simulations failed, the pilot and the note.
+
+    >>> row = {"finding": "Y2", "experiment": "R1", "design": "R1", "method": "model", "basis": "safeguard",
+    ...        "quantity": "power", "effect": 0.12, "effect_low": 0.0, "effect_high": 0.24, "evaluators": 5,
+    ...        "items": 361, "judgements_per_item": 2, "power": 0.24, "ci_low": 0.21, "ci_high": 0.27,
+    ...        "analytic_power": 0.235, "mde": 0.2, "simulations": 1000, "failed": 0, "pilot": "O", "note": ""}
+    >>> power_rows(pd.DataFrame([row])).iloc[0, :5].tolist()
+    ['Y2', 'R1', '5 x 361 x 2', 'model, safeguard', '0.120 [0.000, 0.240]']
+    """
+
+    def interval(value, low, high) -> str:
+        if pd.isna(value):
+            return ""
+        return f"{value:.3f}" + (f" [{low:.3f}, {high:.3f}]" if pd.notna(low) and pd.notna(high) else "")
+
+    def count(value) -> str:
+        return "" if pd.isna(value) else str(int(value))
+
+    sized = power["evaluators"].notna()
+    return pd.DataFrame(
+        {
+            "finding": power["finding"],
+            "design": power["design"].fillna(""),
+            "people x items x per item": [
+                f"{count(e)} x {count(i)} x {count(j)}" if known else ""
+                for e, i, j, known in zip(power["evaluators"], power["items"], power["judgements_per_item"], sized)
+            ],
+            "method, basis": [
+                ", ".join(str(v) for v in (m, b) if pd.notna(v) and str(v))
+                for m, b in zip(power["method"], power["basis"])
+            ],
+            "effect [95%]": [interval(*v) for v in zip(power["effect"], power["effect_low"], power["effect_high"])],
+            "power or same direction [95%]": [
+                interval(*v) for v in zip(power["power"], power["ci_low"], power["ci_high"])
+            ],
+            "analytic": power["analytic_power"].astype(float),
+            "mde": power["mde"].astype(float),
+            "failed": [
+                f"{count(f)} of {count(n)}" if pd.notna(n) else ""
+                for f, n in zip(power["failed"], power["simulations"])
+            ],
+            "pilot": power["pilot"].fillna(""),
+            "note": power["note"].fillna(""),
+        }
+    )
