@@ -100,7 +100,7 @@ class IccFinding:
         self.raters, self.items = np.array(raters, dtype=float), np.array(items, dtype=float)
         self.icc = np.array([base[cell] for cell in cells], dtype=float)
         self.check(cells, base)
-        self.cells, self.pairs, self.label, self.finding = cells, pairs, label, finding
+        self.pairs = pairs
         self.margin = margin(finding, base, label)
         self.people, self.pilot_items = pilot["participant"].nunique(), pilot["item"].nunique()
         self.stated = self.crossed = False

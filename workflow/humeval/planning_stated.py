@@ -53,7 +53,7 @@ def plan_stated(finding: dict, planning: dict, reproductions: list[str]) -> list
     if effect is None or components is None:
         return []
     if not planning.get("evaluators") or not planning.get("items"):
-        note = f"{STATED_NOTE.split(';')[0]}: state planning.evaluators and planning.items to plan it"
+        note = "planned without data only at stated designs: state planning.evaluators and planning.items"
         return [{**base, "method": "model", "note": note}]
     try:
         model = StatedFinding(finding, components)
