@@ -161,3 +161,29 @@ def test_planning_false_runs_no_planning(full_run):
     dry = run_snakemake(full_run, "-n", "--forceall", "--config", "planning=false")
     assert dry.returncode == 0, dry.stderr[-2000:]
     assert "rule planning" not in dry.stdout + dry.stderr and "rule summary" in dry.stdout + dry.stderr
+
+
+def test_a_study_relying_on_a_changed_default_gets_one_line_at_dry_run(tmp_path):
+    """The bootstrap's default went from 200 to 1,000 simulations: a study file that does not state
+    ``planning.simulations`` gets one line at ``snakemake -n`` saying what to write for its former numbers; the
+    shipped studies state it and get none; ``planning=false`` says nothing."""
+    import yaml
+    from helpers import copy_project, raw_source
+
+    workdir = copy_project(tmp_path / "project", studies=["hosking-2022-paraphrase-meaning"])
+    path = workdir / "config/studies/hosking-2022-paraphrase-meaning.yaml"
+    assert "simulations: 1000" in path.read_text()
+    quiet = run_snakemake(workdir, "-n", env=raw_source())
+    assert quiet.returncode == 0 and "humeval: " not in quiet.stderr, quiet.stderr[-2000:]
+    study = yaml.safe_load(path.read_text())
+    del study["planning"]
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    dry = run_snakemake(workdir, "-n", env=raw_source())
+    notices = [line for line in dry.stderr.splitlines() if line.startswith("humeval: ")]
+    expected = (
+        "humeval: hosking-2022-paraphrase-meaning: planning.simulations is not stated: the planning bootstrap's "
+        "simulations per design are now 1000 (were 200); write planning: {simulations: 200} for the former numbers"
+    )
+    assert dry.returncode == 0 and notices == [expected], dry.stderr[-2000:]
+    off = run_snakemake(workdir, "-n", "--config", "planning=false", env=raw_source())
+    assert off.returncode == 0 and "humeval: " not in off.stderr

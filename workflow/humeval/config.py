@@ -32,7 +32,7 @@ from humeval.findings import check_findings_name_a_side
 from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
-__all__ = ["load_study", "schema", "validate_against"]
+__all__ = ["CHANGED_DEFAULTS", "changed_default_notices", "load_study", "schema", "validate_against"]
 
 
 def schema_dir() -> Path:
@@ -204,3 +204,31 @@ def load_study(path: str | Path) -> dict:
         if spec["raw"] not in raw_ids:
             fail(f"key published_files.{k}.raw: {spec['raw']!r} is not the id of a raw file {sorted(raw_ids)}")
     return study
+
+
+#: Study-file defaults that changed after they shipped, as ``(key path, the default before, the default now, what
+#: it sets)``: a study that leaves the key out gets one line at every start, ``snakemake -n`` included, saying what
+#: to write for the numbers it had (DEVELOPERS.md: defaults never change under a user silently).
+CHANGED_DEFAULTS = [("planning.simulations", 200, 1000, "the planning bootstrap's simulations per design")]
+
+
+def changed_default_notices(name: str, study: dict, planning: bool = True) -> list[str]:
+    """One line per default of :data:`CHANGED_DEFAULTS` that study ``name`` relies on (``planning``: whether the
+    run plans at all).
+
+    >>> changed_default_notices("s", {})
+    ["s: planning.simulations is not stated: the planning bootstrap's simulations per design are now 1000 (were 200); write planning: {simulations: 200} for the former numbers"]
+    >>> changed_default_notices("s", {"planning": {"simulations": 1000}})
+    []
+    """
+    notices = []
+    for path, before, now, what in CHANGED_DEFAULTS:
+        section, key = path.split(".")
+        if section == "planning" and not planning:
+            continue
+        if key not in (study.get(section) or {}):
+            notices.append(
+                f"{name}: {path} is not stated: {what} are now {now} (were {before}); write "
+                f"{section}: {{{key}: {before}}} for the former numbers"
+            )
+    return notices

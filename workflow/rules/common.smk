@@ -1,6 +1,7 @@
 # Validation before anything runs, the loaded study configs, and the input functions.
 import os
 import re
+import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
@@ -8,7 +9,7 @@ from snakemake.utils import validate
 
 try:
     import humeval
-    from humeval.config import load_study, validate_against
+    from humeval.config import changed_default_notices, load_study, validate_against
     from humeval.studyfile import STAGE_KEYS, raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
     from humeval.fetch import resolve_mirror
@@ -33,6 +34,11 @@ try:
     STUDIES = {name: load_study(study_path(config, name)) for name in config["studies"]}
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
+
+# A default that changed under a study file that relies on it: one line each, what to write for the former numbers.
+for _name, _study in STUDIES.items():
+    for _notice in changed_default_notices(_name, _study, str(config.get("planning", True)).lower() == "true"):
+        print(f"humeval: {_notice}", file=sys.stderr)
 
 # The package the jobs import (where it is installed): its sources are the code inputs of each stage
 # (humeval.stages) and are stamped in results/code_version.txt.
