@@ -5,9 +5,11 @@ digits, 17-digit numbers, email addresses), system labels and experiment labels 
 reStructuredText directives, items and free-text notes that carry raw ids, odd number spellings, a gold flag
 ``+`` that an exclusion matches on, and a HEDS datasheet whose criterion names hold RST directives and whose
 contact fields hold email addresses. Rater ids come in other spellings in some rows (a trailing space, a zero-width
-space, full-width characters: one rater in any spelling); a free-text contact column declared ``carry_as: text``
+space, full-width characters: one rater in any spelling; in a quarter of the cases, one rater in upper case in some rows, with
+``participant_case: fold``); a free-text contact column declared ``carry_as: text``
 holds e-mail and IP addresses; labels hold mathtext and braces (a format spec in any string of a study file is
-refused before any job runs, for the whole run: tests/test_config.py). A *refused* case plants one defect (an
+refused before any job runs, for the whole run: test_hostile_study_files.py). Every other good study writes its
+means' precision as ``010``, YAML 1.1's octal eight and YAML 1.2's ten. A *refused* case plants one defect (an
 empty rater id, a judgement given twice, a value that is no number, one id in two letter cases, a header given
 twice, an e-mail column not declared as text, a key file lacking the key of an item that carries a raw id, or listing
 it twice) and must end its study in one line. Half the good cases join a key file of topics per item (the tabular
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import yaml
@@ -78,6 +81,23 @@ def raw_id(kind: str, k: int) -> str:
     return f"rater.{digest[:8]}@example.org"
 
 
+def respelled(rows: list[list[str]], raters: list[str], rng) -> bool:
+    """Spell raters otherwise in some of their rows: half the time the first in another Unicode spelling, a quarter
+    of the time another in upper case (True: the study must say ``participant_case: fold``)."""
+    if rng.random() < 0.5:
+        how = rng.choice(["space", "zero_width", "full_width"])
+        for row in rows:
+            if row[0] == raters[0] and rng.random() < 0.5:
+                row[0] = spelled(raters[0], how)
+    lettered = [r for r in raters[1:] if r != r.upper()]
+    if rng.random() >= 0.25 or not lettered:
+        return False
+    for row in rows:
+        if row[0] == lettered[0] and rng.random() < 0.5:
+            row[0] = lettered[0].upper()
+    return True
+
+
 @st.composite
 def case(draw, index: int, bad: str | None = None):
     """One experiment's export: rows of (rater, item, system, score, gold, note). Hypothesis draws the seed; the
@@ -106,11 +126,7 @@ def case(draw, index: int, bad: str | None = None):
                 score = rng.choice(["1", "2", "3", "4", "5", " 4 ", "3.0", "+2", "1e0", ""])
                 note = rng.choice(notes).format(rater=rater, other=rng.choice(raters))
                 rows.append([rater, item, system, score, rng.choice(["", "", "+"]), note, rng.choice(CONTACTS)])
-    if bad is None and rng.random() < 0.5:  # one rater spelled otherwise in some of their rows
-        how = rng.choice(["space", "zero_width", "full_width"])
-        for row in rows:
-            if row[0] == raters[0] and rng.random() < 0.5:
-                row[0] = spelled(raters[0], how)
+    fold = respelled(rows, raters, rng) if bad is None else False
     if bad == "empty_id":
         rows[rng.randrange(len(rows))][0] = ""
     elif bad == "duplicate":
@@ -123,7 +139,15 @@ def case(draw, index: int, bad: str | None = None):
     elif bad == "undeclared_email":  # the contact column holds an e-mail address and is carried undeclared
         rows[0][6] = CONTACTS[0]
     key = key_file(items, bad, rng) if bad in ("missing_key", "doubled_key") or rng.random() < 0.5 else None
-    return {"raters": raters, "systems": systems, "rows": rows, "label": rng.choice(MARKUP), "bad": bad, "key": key}
+    return {
+        "raters": raters,
+        "systems": systems,
+        "rows": rows,
+        "label": rng.choice(MARKUP),
+        "bad": bad,
+        "key": key,
+        "fold": fold,
+    }
 
 
 def key_file(items: list[str], bad: str | None, rng) -> list[list[str]] | None:
@@ -174,8 +198,9 @@ DATASHEET = {
 
 def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], per_study: int = 4) -> dict:
     """Write the studies (config/studies/hostile-NNN.yaml) and their exports (into ``mirror``); return
-    ``{"good": [study names], "bad": {study: case}, "ids": set of raw ids, "cases": int}``."""
-    studies, ids = {"good": [], "bad": {}}, set()
+    ``{"good": [study names], "bad": {study: case}, "octal": [studies whose means' precision is written 010],
+    "ids": set of raw ids, "cases": int}``."""
+    studies, ids = {"good": [], "bad": {}, "octal": []}, set()
     groups = [good[k : k + per_study] for k in range(0, len(good), per_study)] + [[c] for c in bad]
     for number, group in enumerate(groups):
         name = f"hostile-{number:03d}"
@@ -231,6 +256,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                         "judgement": ["PROLIFIC_PID", "item", "system"],
                         "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"], "contact": "contact"},
                         **({} if case["bad"] == "undeclared_email" else {"carry_as": {"contact": "text"}}),
+                        **({"participant_case": "fold"} if case["fold"] else {}),
                         **join,
                     },
                 }
@@ -291,9 +317,13 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                 }
             ],
         }
-        (workdir / "config/studies" / f"{name}.yaml").write_text(
-            yaml.safe_dump(study, sort_keys=False, allow_unicode=True)
-        )
+        text = yaml.safe_dump(study, sort_keys=False, allow_unicode=True)
+        if number % 2 and not group[0]["bad"]:  # the means' precision in YAML 1.1's octal form: 1.2 reads ten
+            text = "\n".join(
+                re.sub(r"_mean[\"']?: 2$", lambda m: m.group(0)[:-1] + "010", line) for line in text.split("\n")
+            )
+            studies["octal"].append(name)
+        (workdir / "config/studies" / f"{name}.yaml").write_text(text)
         if group[0]["bad"]:
             studies["bad"][name] = group[0]
         else:

@@ -77,14 +77,19 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
         assert not (workdir / "results" / study / "numbers.csv").exists()
     for study in made["good"]:
         audit = read_csv(workdir / "results" / study / "numbers.csv")  # as the pipeline reads it back
+        tidy = read_csv(workdir / "results" / study / "tidy/judgements.csv")
+        raters = tidy.groupby("side")["participant"].nunique()  # one rater in any spelling, and case folded
         for side_number, case in enumerate(made["groups"][study]):
             side = f"{'O' if side_number == 0 else f'R{side_number}'} {case['label']}"
+            assert raters[side] == len(set(case["raters"])), (study, side, case["fold"])
             for system, mean in expected_means(case).items():
                 cell = audit[
                     (audit["table"] == "table1") & (audit["row"] == side) & (audit["column"] == f"{system}_mean")
                 ]
                 assert len(cell) == 1, (study, side, system)
                 assert float(cell["value"].iloc[0]) == pytest.approx(mean, rel=1e-12), (study, side, system)
+                if study in made["octal"] and not cell["published"].notna().iloc[0]:  # 010 is ten, not octal eight
+                    assert int(cell["precision"].iloc[0]) == 10, (study, side, system, cell["precision"].iloc[0])
 
     main["studies"] = made["good"]  # the summary and the report over every study that completed
     (workdir / "config/config.yaml").write_text(yaml.safe_dump(main))

@@ -155,6 +155,34 @@ def test_two_ids_that_differ_only_in_letter_case_are_refused(tmp_path):
     with pytest.raises(HumevalError, match="participant ids differ only in letter case") as info:
         extract(tmp_path, rows, BASE)
     assert PID[0] not in str(info.value) and PID[0].upper() not in str(info.value)
+    assert "participant_case: fold" in str(info.value)
+
+
+def test_participant_case_says_whether_two_spellings_are_one_rater(tmp_path):
+    """``participant_case: fold`` (the platform's ids ignore case): one rater, named as the spelling seen first
+    names them, so the pseudonym is the one an export written consistently gets; ``exact``: two raters. Neither
+    spelling leaves extraction."""
+    rows = [
+        {"PROLIFIC_PID": PID[0], "item": "i1", "system": "A", "score": 1, "comment": ""},
+        {"PROLIFIC_PID": PID[0].upper(), "item": "i2", "system": "A", "score": 2, "comment": f"I am {PID[0].upper()}"},
+        {"PROLIFIC_PID": PID[1], "item": "i1", "system": "A", "score": 4, "comment": ""},
+    ]
+    consistent = [{**r, "PROLIFIC_PID": r["PROLIFIC_PID"].lower()} for r in rows]
+    refused, _ = extract(tmp_path, consistent, BASE, "c.csv")
+    assert (
+        refused["participant"].tolist()
+        == extract(tmp_path, consistent, {**BASE, "participant_case": "fold"}, "c.csv")[0]["participant"].tolist()
+    )
+    carry = {"carry": {"comment": "comment"}, "carry_as": {"comment": "text"}}
+    folded, participants = extract(tmp_path, rows, {**BASE, **carry, "participant_case": "fold"}, "f.csv")
+    assert folded["participant"].nunique() == 2 and len(participants) == 2
+    exact, participants = extract(tmp_path, rows, {**BASE, **carry, "participant_case": "exact"}, "f.csv")
+    assert exact["participant"].nunique() == 3 and len(participants) == 3
+    assert folded["participant"].iloc[1] == folded["participant"].iloc[0] == exact["participant"].iloc[0]
+    assert exact["participant"].iloc[1] != exact["participant"].iloc[0]
+    for frame in (folded, exact):
+        text = everything(frame, participants).casefold()
+        assert not any(pid.casefold() in text for pid in PID), text
 
 
 def test_personal_data_of_any_kind_is_refused_or_scrubbed_by_what_a_carried_column_declares(tmp_path):

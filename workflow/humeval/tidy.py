@@ -137,15 +137,22 @@ def normalised_id(raw) -> str:
 
 
 def pseudonyms(
-    ids: pd.Series, salt: str, prefix: str = "P", keyed: str = "", source: str | pd.Series | None = None
+    ids: pd.Series,
+    salt: str,
+    prefix: str = "P",
+    keyed: str = "",
+    source: str | pd.Series | None = None,
+    case: str = "refuse",
 ) -> pd.Series:
     """:func:`pseudonym` of every id in ``ids`` (keyed as ``keyed`` + the raw id: a literal, never a format
     template, since it holds a side label from config), computed once per distinct
     id: a million judgements by two thousand raters cost two thousand HMACs, not a million. Ids are text: a
     missing or empty id is refused in one line naming ``source`` (the export, or each row's file) and the row
     (never a participant ``nan``, nor two people merged into one ``""``). Each id is read as
-    :func:`normalised_id` says (a trailing space or a zero-width space is the same participant); two ids that
-    differ only in letter case are refused, since whether they are one person depends on the platform. Within
+    :func:`normalised_id` says (a trailing space or a zero-width space is the same participant). Two ids that
+    differ only in letter case are refused (``case="refuse"``), since whether they are one person depends on the
+    platform; ``case="fold"`` makes them one (named by the spelling seen first, so an export whose ids are
+    consistent keeps its pseudonyms), ``case="exact"`` two. Within
     :func:`collected_ids`, each raw id (as written and as normalised) and its pseudonym are recorded for
     :func:`humeval.id_firewall.scrub_ids`."""
 
@@ -160,15 +167,20 @@ def pseudonyms(
         where = source.iloc[row] if isinstance(source, pd.Series) else source
         raise HumevalError(f"a participant id is missing or empty (row {ids.index[row]} as read)", file=where)
     folded = pd.Series(distinct, dtype=object).astype(str).str.casefold()
-    if folded.duplicated().any():
+    named = distinct  # the spelling each distinct id's pseudonym is keyed on
+    if case == "fold":
+        first = pd.Series(range(len(folded))).groupby(folded.to_numpy(), sort=False).transform("min")
+        named = [distinct[k] for k in first]
+    elif case == "refuse" and folded.duplicated().any():
         first = folded[folded.duplicated()].iloc[0]
         spellings = [str(d) for d, f in zip(distinct, folded) if f == first]
         raise HumevalError(
             f"{len(spellings)} participant ids differ only in letter case ({len(spellings[0])} characters each): one "
-            "participant or two? Make the export's ids consistent",
+            "participant or two? Make the export's ids consistent, or (loader tabular) write participant_case: fold "
+            "if the platform's ids ignore case, exact if they do not",
             file=source if isinstance(source, str) else None,
         )
-    names = np.array([pseudonym(f"{keyed}{raw}", salt, prefix) for raw in distinct], dtype=object)
+    names = np.array([pseudonym(f"{keyed}{raw}", salt, prefix) for raw in named], dtype=object)
     collected = _IDS.get()
     if collected is not None:
         for raw, name in zip(distinct, names):

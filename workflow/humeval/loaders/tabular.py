@@ -164,7 +164,9 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
             "judgement needs its rater (drop such rows with where, or name another participant column)",
             file=path,
         )
-    participant = pseudonyms(rater, salt[0], keyed=f"{salt[1]}:", source=path)
+    participant = pseudonyms(
+        rater, salt[0], keyed=f"{salt[1]}:", source=path, case=options.get("participant_case", "refuse")
+    )
     source = raw
     spec = options["participant"]
     if not (isinstance(spec, dict) and {"from", "file_pattern", "value"} & set(spec)):
@@ -316,6 +318,7 @@ def load(
     *,
     participant: str | dict,
     item: list[str | dict],
+    participant_case: Literal["refuse", "fold", "exact"] = "refuse",
     shape: Literal["wide", "long", "melt"] = "wide",
     criteria: dict[str, str | dict] | None = None,
     columns: str | None = None,
@@ -348,6 +351,10 @@ def load(
         constant ``{value}``. An empty rater is an error.
     item : list of str or dict
         The column spec(s) identifying the judged item, joined with ``|``.
+    participant_case : {'refuse', 'fold', 'exact'}
+        Two rater ids that differ only in letter case: ``refuse`` (one line: whether they are one person depends
+        on the platform), ``fold`` (one rater: the platform's ids ignore case, as MTurk's worker ids do) or
+        ``exact`` (two raters: they do not, as Qualtrics' response ids).
     shape : {'wide', 'long', 'melt'}
         ``wide``: one column per criterion (``criteria``); ``long``: one row per judged value (``value`` and
         ``criterion``); ``melt``: every header matching ``columns`` is one judged value.
@@ -414,6 +421,7 @@ def load(
     given = {
         "participant": participant,
         "item": item,
+        "participant_case": participant_case,
         "shape": shape,
         "criteria": criteria,
         "columns": columns,
