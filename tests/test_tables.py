@@ -1,4 +1,5 @@
 import pandas as pd
+from helpers import REPO
 
 from humeval.report.tables import markdown_table, wide_table
 
@@ -97,6 +98,37 @@ def test_a_label_for_a_key_the_table_does_not_have_is_one_line_at_load():
     failures = []
     study = {"tables": [{**TABLE, "labels": {"rpro": "Reproduction"}}]}
     check_figure_labels(study, failures.append)
-    assert failures == [
-        "key tables.0.labels.rpro: not a row or column (['x', 'y', 'orig', 'repro']); did you mean 'repro'?"
-    ]
+    expected = "not the row header, a row or a column (['system', 'x', 'y', 'orig', 'repro']); did you mean 'repro'?"
+    assert failures == [f"key tables.0.labels.rpro: {expected}"]
+
+
+def test_the_row_header_is_worded_by_its_label_else_by_its_parts_and_a_key_follows_the_caption():
+    """``labels`` word the row header too; without one, a key's parts read ``criterion, system``; a table's ``key``
+    is one sentence below the caption in Markdown, HTML and LaTeX."""
+    from humeval.report.html_tables import table_html
+    from humeval.report.tables import latex_table
+
+    table = {**TABLE, "row_header": "criterion|system", "key": {"orig": "the original, 2021"}}
+    assert "| criterion, system | orig | repro |" in markdown_table(AUDIT, table)
+    worded = {**table, "labels": {"criterion|system": "Criterion and system"}}
+    assert "| Criterion and system | orig | repro |" in markdown_table(AUDIT, worded)
+    assert "\nKey: orig, the original, 2021.\n" in markdown_table(AUDIT, table)
+    assert "Key: orig, the original, 2021." in table_html(AUDIT, table, {"name": "s", "experiments": []})
+    assert "\\caption{" in latex_table(AUDIT, table) and "Key: orig, the original, 2021.}" in latex_table(AUDIT, table)
+
+
+def test_qra3_and_claims_tables_are_worded_without_config():
+    """The QRA3 tables and a claims table get the report's words for their keys (the CSV keeps the keys); a study's
+    own label wins."""
+    from humeval.config import load_study
+
+    study = load_study(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml")
+    tables = {t["id"]: t for t in study["tables"]}
+    assert tables["qra3"]["labels"]["cv_star"] == "CV*" and tables["qra3"]["labels"]["criterion|system"]
+    assert tables["claims"]["labels"] == {
+        "replicated": "held in both",
+        "original_left": "original: left side",
+        "original_right": "original: right side",
+        "reproduction_left": "reproduction: left side",
+        "reproduction_right": "reproduction: right side",
+    }

@@ -248,7 +248,12 @@ def check_figure_labels(study: dict, fail) -> None:
         for k, figure in enumerate(study.get("figures", []))
         if figure.get("kind") == "bars" and isinstance(figure.get("labels"), dict)
     ] + [
-        (f"tables.{k}", table["labels"], [str(c) for c in table.get("rows", []) + table["columns"]], "a row or column")
+        (
+            f"tables.{k}",
+            table["labels"],
+            [str(c) for c in [table.get("row_header", "row"), *table.get("rows", []), *table["columns"]]],
+            "the row header, a row or a column",
+        )
         for k, table in enumerate(study.get("tables", []))
         if isinstance(table.get("labels"), dict)
     ]

@@ -6,12 +6,54 @@ from __future__ import annotations
 
 from itertools import combinations
 
-__all__ = ["QRA3_COLUMNS", "TYPE1_COLUMNS", "declared_tables", "row_parts", "table_rows"]
+__all__ = ["LABELS", "QRA3_COLUMNS", "TYPE1_COLUMNS", "claims_labels", "declared_tables", "row_parts", "table_rows"]
 
 TYPE1_COLUMNS = ["cv_star", "sd_star", "sd_ci_low", "sd_ci_high", "within_1sd", "within_2sd"]
 TYPE2_COLUMNS = ["pearson_mean", "spearman_mean", "kendall_w", "kendall_w_p"]
 QRA3_COLUMNS = [*TYPE1_COLUMNS, *TYPE2_COLUMNS, "alpha", "p_findings"]
 PAIRWISE_COLUMNS = ["pearson", "spearman", "alpha"]
+#: How the report words the QRA3 tables' headers (Belz 2025's names; the CSVs keep the keys).
+LABELS = {
+    "criterion|system": "criterion, system",
+    "criterion|pair": "criterion, pair of experiments",
+    "criterion|experiment|system": "criterion, experiment, system",
+    "cv_star": "CV*",
+    "sd_star": "SD*",
+    "sd_ci_low": "SD* 95% CI, low",
+    "sd_ci_high": "SD* 95% CI, high",
+    "within_1sd": "within 1 SD*",
+    "within_2sd": "within 2 SD*",
+    "pearson_mean": "mean Pearson r",
+    "spearman_mean": "mean Spearman rho",
+    "kendall_w": "Kendall's W",
+    "kendall_w_p": "Kendall's W, p",
+    "alpha": "Krippendorff's alpha",
+    "p_findings": "share of system orderings agreeing",
+    "pearson": "Pearson r",
+    "spearman": "Spearman rho",
+    "result": "score",
+}
+
+
+def claims_labels(columns: list) -> dict:
+    """How the report words a claims table's columns: a comparison's two sides and test, and whether it held in
+    both (the CSV keeps the keys).
+
+    >>> claims_labels(["original", "replicated", "original_left", "R1_p"])
+    {'replicated': 'held in both', 'original_left': 'original: left side', 'R1_p': 'R1: p'}
+    """
+    words = {"_left": "left side", "_right": "right side", "_p": "p"}
+    labels = {"replicated": "held in both"} if "replicated" in columns else {}
+    for column in map(str, columns):
+        for end, word in words.items():
+            if column.endswith(end):
+                labels[column] = f"{column[: -len(end)]}: {word}"
+    return labels
+
+
+def worded(keys: list[str]) -> dict:
+    """:data:`LABELS` for the ``keys`` a table has."""
+    return {k: LABELS[k] for k in keys if k in LABELS}
 
 
 def row_parts(entry: dict) -> list[tuple[str, str]]:
@@ -41,6 +83,7 @@ def declared_tables(entry: dict) -> list[dict]:
             "row_header": "criterion|system",
             "rows": table_rows(entry),
             "columns": QRA3_COLUMNS,
+            "labels": worded(["criterion|system", *QRA3_COLUMNS]),
             "precision": {"within_1sd": 0, "within_2sd": 0},
         },
         {
@@ -49,6 +92,7 @@ def declared_tables(entry: dict) -> list[dict]:
             "row_header": "criterion|pair",
             "rows": [f"{c['name']}|{p}" for c in entry["criteria"] for p in pairs],
             "columns": PAIRWISE_COLUMNS,
+            "labels": worded(["criterion|pair", *PAIRWISE_COLUMNS]),
         },
         {
             "id": f"{entry['table']}_input",
@@ -56,6 +100,7 @@ def declared_tables(entry: dict) -> list[dict]:
             "row_header": "criterion|experiment|system",
             "rows": [f"{c['name']}|{e}|{s}" for c in entry["criteria"] for e in experiments for s in c["systems"]],
             "columns": ["result"],
+            "labels": worded(["criterion|experiment|system", "result"]),
             "precision": {"result": 4},
         },
     ]

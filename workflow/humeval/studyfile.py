@@ -193,8 +193,9 @@ def read_yaml(path: str | Path) -> dict:
 
 
 def declare_qra3_tables(study: dict, fail) -> None:
-    """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new)."""
-    from humeval.qra3_layout import declared_tables
+    """Add the tables each ``qra3`` entry writes to the study's tables (ids must be new), and word the columns of
+    each claims table (:func:`humeval.qra3_layout.claims_labels`) where the study's ``labels`` do not."""
+    from humeval.qra3_layout import claims_labels, declared_tables
 
     known = {t["id"] for t in study["tables"]}
     for k, entry in enumerate(study.get("qra3", [])):
@@ -203,6 +204,10 @@ def declare_qra3_tables(study: dict, fail) -> None:
                 fail(f"key qra3.{k}.table: the table {table['id']!r} it writes is already declared under tables")
             known.add(table["id"])
             study["tables"].append(table)
+    claims = {e.get("table") for e in study.get("qra", []) if isinstance(e, dict) and e.get("type") == "claims"}
+    for table in study.get("tables", []):
+        if isinstance(table, dict) and table.get("id") in claims and isinstance(table.get("columns"), list):
+            table["labels"] = {**claims_labels(table["columns"]), **(table.get("labels") or {})}
 
 
 def raw_filename(entry: dict) -> str:

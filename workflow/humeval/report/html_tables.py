@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.report.tables import format_number, table_cells, table_heading
+from humeval.report.tables import format_number, table_cells, table_heading, table_key
 
 __all__ = [
     "EVIDENCE",
@@ -195,7 +195,7 @@ def table_html(
         f"{study['name']}, table {table['id']}. Experiments: {experiments_sentence(study)}. A cell holds the recomputed value "
         "where raw data exist, else the published value, at the paper's precision and rounding "
         f"({rounding.replace('_', ' ')}); green: matches the paper, red: differs (‡), yellow: published only (†), "
-        "blue: a published number used as an input (°)."
+        "blue: a published number used as an input (°)." + (f" {table_key(table)}" if table.get("key") else "")
     )
     return page(table_heading(table), intro, html_table, used, notes + [escape(n) for n in LEGEND], csv)
 

@@ -33,6 +33,10 @@ def write_tables(study: dict, audit: pd.DataFrame, outdir: str | Path) -> list[P
     return written
 
 
+#: The conditions table's own columns as the report words them (the CSV keeps the keys).
+CONDITION_HEADERS = {"heds_key": "HEDS field", "differs_from_O": "differs from O"}
+
+
 def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path) -> pd.DataFrame | None:
     """``conditions.csv|md|tex|html`` (:func:`humeval.heds.conditions_frame`): the conditions of measurement of the
     study's experiments side by side, a cell that differs from O's marked ``≠`` in Markdown and HTML; and the same
@@ -56,20 +60,20 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
         shown.loc[differs, experiment] = "≠ " + shown.loc[differs, experiment]
     (outdir / "conditions.md").write_text(
         f"**conditions**: conditions of measurement ({', '.join(ids)}); ≠ differs from O\n\n"
-        + frame_markdown(shown.drop(columns=["differs_from_O", "sources"]))
+        + frame_markdown(shown.drop(columns=["differs_from_O", "sources"]).rename(columns=CONDITION_HEADERS))
         + ("\n\nNot read: " + "; ".join(warnings) if warnings else "")
         + "\n"
     )
     (outdir / "conditions.tex").write_text(
         frame_latex(
-            shown.drop(columns=["differs_from_O", "sources"]),
+            shown.drop(columns=["differs_from_O", "sources"]).rename(columns=CONDITION_HEADERS),
             f"Conditions of measurement ({', '.join(ids)}); ≠ differs from O",
             "conditions",
         )
     )
     (outdir / "conditions.html").write_text(
         frame_html(
-            shown,
+            shown.rename(columns=CONDITION_HEADERS),
             f"{study['name']}: conditions of measurement",
             "Read from each experiment's Human Evaluation Datasheet (HEDS) and the conditions its config states, with "
             "their sources; ≠ marks a condition that differs from O's. Empty: not stated."

@@ -22,6 +22,7 @@ __all__ = [
     "markdown_table",
     "table_cells",
     "table_heading",
+    "table_key",
     "wide_table",
 ]
 
@@ -79,7 +80,8 @@ def display_precision(table: dict, row: str, column: str, precision: int) -> int
 def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     """The table as printed: (header, rows of (label, [(text, status), ...]), footnotes {(mark, text): [cells]}),
     values at the paper's precision and rounding, marked by status; shared by Markdown and HTML. Rows and columns
-    are shown in the paper's words where the table's ``labels`` give them, else by their keys.
+    are shown in the paper's words where the table's ``labels`` give them, else by their keys; the row header too,
+    else by its parts (``criterion|system`` reads "criterion, system").
 
     With ``significance: {p_suffix, threshold, mark?}`` a recomputed cell is marked (``*``) when the value
     in row ``<row><p_suffix>`` of its column is at or above ``threshold`` (not significant). With ``compare``
@@ -95,7 +97,8 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     def label(key) -> str:
         return worded.get(str(key), str(key))
 
-    header = [str(wide.index.name)] + [label(c) for c in wide.columns]
+    header = [worded.get(str(wide.index.name), str(wide.index.name).replace("|", ", "))]
+    header += [label(c) for c in wide.columns]
     rows, footnotes = [], {}
     for row in wide.index:
         cells = []
@@ -167,6 +170,16 @@ def table_heading(table: dict) -> str:
     return f"{table['paper']}: {title}" if table.get("paper") else f"{title} (derived, not a table of the paper)"
 
 
+def table_key(table: dict) -> str:
+    """The table's ``key`` as one sentence below its caption ("" without one).
+
+    >>> table_key({"key": {"Con": "consistent", "Devx": "chatbot developers"}})
+    'Key: Con, consistent; Devx, chatbot developers.'
+    """
+    key = table.get("key") or {}
+    return "Key: " + "; ".join(f"{short}, {meaning}" for short, meaning in key.items()) + "." if key else ""
+
+
 def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> str:
     """The table as GitHub Markdown (:func:`table_cells`), labels escaped, with status footnotes."""
     header, rows, footnotes = table_cells(audit, table, rounding)
@@ -180,7 +193,8 @@ def markdown_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") 
         f"\n- {mark} {markdown_escape('; '.join(cells))}: {markdown_escape(text)}"
         for (mark, text), cells in footnotes.items()
     )
-    return f"{title}\n\n" + "\n".join(lines) + "\n" + (f"\nNotes:{notes}\n" if notes else "")
+    key = f"\n{markdown_escape(table_key(table))}\n" if table.get("key") else ""
+    return f"{title}\n\n" + "\n".join(lines) + "\n" + key + (f"\nNotes:{notes}\n" if notes else "")
 
 
 #: Characters LaTeX reads as markup, and the status marks, as LaTeX text (the one escaping path of ``.tex`` files).
@@ -234,7 +248,9 @@ def latex_table(audit: pd.DataFrame, table: dict, rounding: str = "half_up") -> 
     lines = [
         r"\begin{table}[ht]",
         r"\centering",
-        r"\caption{" + latex_escape(table.get("title") or table["id"]) + "}",
+        r"\caption{"
+        + latex_escape(" ".join(filter(None, [table.get("title") or table["id"], table_key(table)])))
+        + "}",
         r"\label{tab:" + re.sub(r"[^A-Za-z0-9-]", "-", str(table["id"])) + "}",
         r"\begin{tabular}{l" + "r" * (len(header) - 1) + "}",
         r"\toprule",
