@@ -47,3 +47,9 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.section("independent cross-checks")
         for line in SUMMARY_LINES:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(scope="module")
+def built(full_run, request):
+    """The full run's results folder of the test module's ``STUDY``."""
+    return full_run / "results" / request.module.STUDY

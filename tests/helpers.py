@@ -118,3 +118,29 @@ def run_snakemake(workdir: Path, *args: str, env: dict | None = None, timeout: i
         timeout=timeout,
         check=False,
     )
+
+
+def trueskill_in_order(records) -> dict:
+    """The trueskill package's ratings after one update per choice of ``records`` (rows with ``system_a``,
+    ``system_b`` and ``choice`` a, b or tie), in their order, draw probability 0.10: the independent computation
+    the TrueSkill metric is checked against."""
+    import trueskill
+
+    env, ratings = trueskill.TrueSkill(draw_probability=0.10), {}
+    for record in records.itertuples():
+        a, b = (ratings.setdefault(s, env.create_rating()) for s in (record.system_a, record.system_b))
+        if record.choice == "b":
+            b, a = trueskill.rate_1vs1(b, a, env=env)
+        else:
+            a, b = trueskill.rate_1vs1(a, b, drawn=record.choice == "tie", env=env)
+        ratings[record.system_a], ratings[record.system_b] = a, b
+    return ratings
+
+
+def study_audit(built: Path):
+    """A study's ``numbers.csv`` indexed by (table, row, column), empty cells missing and text kept as written."""
+    import pandas as pd
+
+    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
+        ["table", "row", "column"]
+    )

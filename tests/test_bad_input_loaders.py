@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from helpers import FIXTURES, REPO
 from test_loader_abc_eval_json import GROUPS, evaluation
-from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_forms, write_key
+from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_amt_record, write_forms, write_key
 from test_loader_prolific_webapp_sqlite import make_database, make_items
 from test_rating_designs import PARAMS as QUALTRICS_PARAMS
 
@@ -127,19 +127,7 @@ def test_prolific_not_a_database(tmp_path):
 # --- AMT batch -------------------------------------------------------------------------------------------------
 def test_amt_results_missing_answer_column(tmp_path):
     key = write_key(tmp_path / "key.csv", n=1)
-    results = tmp_path / "amt.csv"
-    pd.DataFrame(
-        [
-            {
-                "Input.prompt_id": "1000",
-                "Input.sourcea": "GPT-2",
-                "Input.idxa": "0",
-                "Input.sourceb": "DExperts",
-                "Input.idxb": "100",
-                "AssignmentId": "A",
-            }
-        ]
-    ).to_csv(results)
+    results = write_amt_record(tmp_path / "amt.csv", "1000", ("GPT-2", "0"), ("DExperts", "100"))
     fails("amt_pairwise_batch", {"results": str(results), "key": key}, AMT_PARAMS, "amt.csv", "Answer.qFluent")
 
 

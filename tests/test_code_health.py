@@ -11,7 +11,7 @@ import sys
 
 import pandas as pd
 import pytest
-from helpers import CI_LIMIT, REPO, skip_or_fail
+from helpers import CI_LIMIT, REPO, skip_or_fail, trueskill_in_order
 
 pytestmark = pytest.mark.checks
 SNAKEMAKE_FILES = ["Snakefile", "workflow/Snakefile", "workflow/rules"]
@@ -104,20 +104,10 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     assert "write to [removed]" in tidy
     assert not any("example.org" in p.read_text(errors="ignore") for p in (dot_test / "results").rglob("*.csv"))
     # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices
-    import trueskill
-
     raw = pd.read_csv(REPO / ".test/raw/github/example-owner/every-measure" / ("1" * 40) / "pairs.csv")
-    env, mus = trueskill.TrueSkill(draw_probability=0.10), {s: [] for s in "ABC"}
+    mus = {s: [] for s in "ABC"}
     for draw in np.random.default_rng(7).integers(0, len(raw), size=(200, len(raw))):
-        ratings = {}
-        for record in raw.iloc[draw].itertuples():
-            a, b = (ratings.setdefault(s, env.create_rating()) for s in (record.system_a, record.system_b))
-            if record.choice == "b":
-                b, a = trueskill.rate_1vs1(b, a, env=env)
-            else:
-                a, b = trueskill.rate_1vs1(a, b, drawn=record.choice == "tie", env=env)
-            ratings[record.system_a], ratings[record.system_b] = a, b
-        for system, rating in ratings.items():
+        for system, rating in trueskill_in_order(raw.iloc[draw]).items():
             mus[system].append(rating.mu)
     interval = toy[toy["table"] == "ratings_interval"].set_index(["row", "column"])["value"]
     for system, values in mus.items():

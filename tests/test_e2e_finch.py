@@ -2,25 +2,15 @@
 
 import pandas as pd
 import pytest
+from helpers import study_audit
 
 STUDY = "finch-2024-evaluator-groups"
 pytestmark = pytest.mark.e2e
 LABELS = ["Con", "Emo", "Eng", "Gra", "Inf", "Pro", "Qua", "Rel"]
 
 
-@pytest.fixture(scope="module")
-def built(full_run):
-    return full_run / "results" / STUDY
-
-
-def audit(built):
-    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
-        ["table", "row", "column"]
-    )
-
-
 def test_devx_stux_rows_of_table3_equal_the_published_values(built):
-    cells = audit(built)
+    cells = study_audit(built)
     for table in ["table3_likert", "table3_pairwise"]:
         row = cells.loc[table].loc["Devx/Stux"].loc[LABELS]
         assert (row["status"] == "match").all(), row
@@ -29,7 +19,7 @@ def test_devx_stux_rows_of_table3_equal_the_published_values(built):
 
 def test_without_data_json_stui_and_surx_cells_are_published_only_and_the_rest_runs(built):
     assert not (built.parent.parent / "data/raw" / STUDY / "abc_eval.json").exists()
-    cells = audit(built).reset_index()
+    cells = study_audit(built).reset_index()
     needs = cells[
         cells["row"].str.contains("Stui|Surx") & cells["table"].isin(["table2", "table3_likert", "table3_pairwise"])
     ]
@@ -43,7 +33,7 @@ def test_without_data_json_stui_and_surx_cells_are_published_only_and_the_rest_r
 
 
 def test_table2_counts_and_their_diagnoses(built):
-    cells = audit(built)
+    cells = study_audit(built)
     assert cells.loc[("table2", "Devx", "likert_double"), "status"] == "match"
     assert cells.loc[("table2", "Stux", "pairwise_double"), "status"] == "match"
     stux = cells.loc[("table2", "Stux", "pairwise_total")]

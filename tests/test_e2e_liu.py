@@ -10,11 +10,6 @@ pytestmark = pytest.mark.e2e
 MISSING = {"3", "13", "15", "21", "25"}
 
 
-@pytest.fixture(scope="module")
-def built(full_run):
-    return full_run / "results" / STUDY
-
-
 def audit(built):
     return pd.read_csv(built / "numbers.csv", dtype={"row": str}).set_index(["table", "row", "column"])
 

@@ -56,24 +56,24 @@ def test_every_study_plans_and_power_does_not_fall_as_evaluators_grow(full_run):
     assert planned >= 4
 
 
-REQUIRED = [
-    "finding",
-    "experiment",
+REQUIRED = [  # the columns the planning issue asks of power.csv, sorted
     "basis",
+    "ci_high",
+    "ci_low",
     "effect",
-    "effect_low",
     "effect_high",
+    "effect_low",
     "evaluators",
+    "experiment",
+    "failed",
+    "finding",
     "items",
     "judgements_per_item",
     "method",
-    "power",
-    "ci_low",
-    "ci_high",
-    "simulations",
-    "failed",
-    "pilot",
     "note",
+    "pilot",
+    "power",
+    "simulations",
 ]
 
 

@@ -4,21 +4,11 @@ import math
 
 import pandas as pd
 import pytest
+from helpers import study_audit
 
 STUDY = "santhanam-2019-dialogue-design"
 pytestmark = pytest.mark.e2e
 CONDITIONS = ["Likert", "RME", "BME", "BWS"]
-
-
-@pytest.fixture(scope="module")
-def built(full_run):
-    return full_run / "results" / STUDY
-
-
-def audit(built):
-    return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
-        ["table", "row", "column"]
-    )
 
 
 def truncated(value, decimals=2):
@@ -26,7 +16,7 @@ def truncated(value, decimals=2):
 
 
 def test_table1_reproduction_matches_all_16_cells(built):
-    cells = audit(built).loc["table1"].reset_index()
+    cells = study_audit(built).loc["table1"].reset_index()
     repro = cells[
         cells["column"].str.endswith("|reproduction")
         & cells["row"].str.startswith("ICC")
@@ -36,7 +26,7 @@ def test_table1_reproduction_matches_all_16_cells(built):
 
 
 def test_table9_rme_bme_match_and_likert_bws_are_diagnosed_as_truncated(built):
-    cells = audit(built)
+    cells = study_audit(built)
     for condition in ["RME", "BME"]:
         assert cells.loc[("table9", "rho", f"{condition}|reproduction"), "status"] == "match"
     for condition in ["Likert", "BWS"]:
@@ -56,7 +46,7 @@ AUTHORS_FIGURE1 = {
 
 
 def test_figure1_published_mode_reproduces_the_authors_tag_collapse(built):
-    cells = audit(built)
+    cells = study_audit(built)
     for condition, (rho, p, n, coherence, readability) in AUTHORS_FIGURE1.items():
         fig = cells.loc["figure1"]
         assert fig.loc[(condition, "r"), "value"] == pytest.approx(rho, abs=5e-6)
@@ -76,18 +66,18 @@ def test_figure1_published_mode_reproduces_the_authors_tag_collapse(built):
 
 
 def test_table8_published_mode_matches_and_corrected_mode_differs(built):
-    cells = audit(built).reset_index()
+    cells = study_audit(built).reset_index()
     t8 = cells[
         (cells["table"] == "table8") & cells["column"].str.endswith("|reproduction") & ~cells["row"].str.endswith("|p")
     ]
     assert len(t8) == 8 and (t8["status"] == "match").all()
-    corrected = audit(built).loc[("table8_corrected", "readability", "Likert|reproduction"), "value"]
-    published_mode = audit(built).loc[("table8", "readability", "Likert|reproduction"), "value"]
+    corrected = study_audit(built).loc[("table8_corrected", "readability", "Likert|reproduction"), "value"]
+    published_mode = study_audit(built).loc[("table8", "readability", "Likert|reproduction"), "value"]
     assert round(corrected, 2) != round(published_mode, 2)
 
 
 def test_timing_fre_and_claims(built):
-    cells = audit(built)
+    cells = study_audit(built)
     for condition in CONDITIONS:
         assert cells.loc[("timing", condition, "mean_minutes"), "status"] == "match"
         assert cells.loc[("timing", condition, "sd_minutes"), "status"] == "match"

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 from helpers import copy_project, run_snakemake
+from scale import LONG_PARAMS
 
 pytestmark = pytest.mark.e2e
 BASE = "https://raw.githubusercontent.com/example/shapes/0000000000000000000000000000000000000001/"
@@ -108,15 +109,7 @@ STUDIES = [
         "shape-long-ratings",
         "long.csv",
         LONG,
-        {
-            "shape": "long",
-            "participant": "rater",
-            "item": ["item"],
-            "system": "system",
-            "criterion": {"column": "criterion"},
-            "value": "score",
-            "scale": [1, 5],
-        },
+        LONG_PARAMS,
         ["A", "B"],
         [describe("means")],
         [{"id": "means", "rows": ["A", "B"], "columns": ["mean"]}],

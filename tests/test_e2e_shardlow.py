@@ -7,11 +7,6 @@ STUDY = "shardlow-2019-clinical-simplification"
 pytestmark = pytest.mark.e2e
 
 
-@pytest.fixture(scope="module")
-def built(full_run):
-    return full_run / "results" / STUDY
-
-
 def test_original_rank_counts_and_average_ranks_equal_table3(built):
     audit = pd.read_csv(built / "numbers.csv")
     original = audit[(audit["table"] == "table3") & audit["column"].str.endswith("_O")]

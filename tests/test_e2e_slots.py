@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 from helpers import copy_project, run_snakemake
+from scale import SLOT_PARAMS
 
 pytestmark = pytest.mark.e2e
 BASE = "https://raw.githubusercontent.com/example/slots/0000000000000000000000000000000000000002/"
@@ -73,17 +74,7 @@ def slot_study() -> dict:
                 "side": "O",
                 "loader": "tabular",
                 "inputs": {"export": "tasks"},
-                "params": {
-                    "shape": "melt",
-                    "columns": r"^(?P<criterion>fluency)(?P<slot>\d+)$",
-                    "participant": "PROLIFIC_PID",
-                    "item": ["ix{slot}"],
-                    "system": {"column": "systema{slot}"},
-                    "system_b": {"column": "systemb{slot}"},
-                    "carry": {"output": ["output_a{slot}", "output_b{slot}"]},
-                    "response_type": "pairwise",
-                    "value_map": {"A": 1, "B": -1},
-                },
+                "params": {**SLOT_PARAMS, "carry": {"output": ["output_a{slot}", "output_b{slot}"]}},
             }
         ],
         "exclusions": [

@@ -19,11 +19,6 @@ EXPERIMENT_ID = re.compile(r"^(O|R\d+)$")
 
 
 @pytest.fixture(scope="module")
-def built(full_run):
-    return full_run / "results" / STUDY
-
-
-@pytest.fixture(scope="module")
 def audit(built):
     return pd.read_csv(built / "numbers.csv").set_index(["table", "row", "column"])
 

@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from helpers import REPO
@@ -122,21 +124,16 @@ def test_amt_results_join_on_ids_not_text(tmp_path):
     assert len(participants) == 6
 
 
+def write_amt_record(path: Path, prompt: str, a: tuple[str, str], b: tuple[str, str], **answers) -> str:
+    """An AMT results file of one assignment ``A``: prompt, system a and its output index, system b and its index,
+    and the ``Answer.*`` columns given."""
+    record = {"Input.prompt_id": prompt, "Input.sourcea": a[0], "Input.idxa": a[1], "Input.sourceb": b[0]}
+    pd.DataFrame([{**record, "Input.idxb": b[1], "AssignmentId": "A", **answers}]).to_csv(path)
+    return str(path)
+
+
 def test_amt_item_missing_from_key_is_an_error(tmp_path):
     key_path = write_key(tmp_path / "key.csv", n=1)
-    results = tmp_path / "amt.csv"
-    pd.DataFrame(
-        [
-            {
-                "Input.prompt_id": "9",
-                "Input.sourcea": "x",
-                "Input.idxa": "1",
-                "Input.sourceb": "y",
-                "Input.idxb": "2",
-                "AssignmentId": "A",
-                "Answer.qFluent": "a",
-            }
-        ]
-    ).to_csv(results)
+    results = write_amt_record(tmp_path / "amt.csv", "9", ("x", "1"), ("y", "2"), **{"Answer.qFluent": "a"})
     with pytest.raises(HumevalError, match="record 1: item .* is not in the item key"):
         load_amt({"results": str(results), "key": key_path}, "s", "original", **AMT_PARAMS)

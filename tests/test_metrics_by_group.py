@@ -3,7 +3,7 @@ kappa and ICC by group."""
 
 import pandas as pd
 import pytest
-from helpers import REPO
+from helpers import REPO, trueskill_in_order
 
 from humeval.metrics import StudyData
 from humeval.metrics.agreement import kappa_by_group_numbers
@@ -499,21 +499,12 @@ def toy_pairwise_data():
 
 
 def test_trueskill_ratings_equal_the_trueskill_package_run_on_the_raw_file_in_its_order():
-    import trueskill
-
     from humeval.metrics.choice_ratings import choice_rating_numbers
 
     raw, study = toy_pairwise_data()
     out = choice_rating_numbers(study, table="t", method="trueskill")
-    env = trueskill.TrueSkill(draw_probability=0.10)
-    ratings = {s: env.create_rating() for s in "ABC"}
-    for record in raw.itertuples():  # the file's order, one update per choice
-        a, b = ratings[record.system_a], ratings[record.system_b]
-        if record.choice == "b":
-            b, a = trueskill.rate_1vs1(b, a, env=env)
-        else:
-            a, b = trueskill.rate_1vs1(a, b, drawn=record.choice == "tie", env=env)
-        ratings[record.system_a], ratings[record.system_b] = a, b
+    ratings = trueskill_in_order(raw)  # the file's order, one update per choice
+    assert set(ratings) == set("ABC")
     for system, rating in ratings.items():
         assert cell(out, system, "mu") == pytest.approx(rating.mu, abs=1e-12)
         assert cell(out, system, "sigma") == pytest.approx(rating.sigma, abs=1e-12)

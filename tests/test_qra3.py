@@ -8,21 +8,14 @@ import pandas as pd
 import pytest
 
 from humeval.intermediate import VALUE_COLUMNS
-from humeval.qra.qra3 import (
-    finding_agreements,
-    item_labels_by_group,
-    kendall_w,
-    labels_alpha,
-    pairwise_correlations,
-    type1_measures,
-)
+from humeval.qra import qra3
 from humeval.qra.qra3_tables import qra3_entry, tool_config, tool_input_csv
 from humeval.qra3_layout import declared_tables
 
 
 def test_type1_worked_check_of_qra3():
     # shared/qra3.md: Yao 2022 family, Answer Relevancy, GT; O, R1, R3; scale starts at 1
-    m = type1_measures([4.834025, 4.460581, 4.566116], scale_starts_at=1)
+    m = qra3.type1_measures([4.834025, 4.460581, 4.566116], scale_starts_at=1)
     assert m["sd_star"] == pytest.approx(0.217230, abs=1e-6)
     assert m["cv_star"] == pytest.approx(6.0004, abs=1e-4)
     assert (m["sd_ci_low"], m["sd_ci_high"]) == pytest.approx((-0.1498, 0.5843), abs=1e-4)
@@ -31,7 +24,7 @@ def test_type1_worked_check_of_qra3():
 
 def test_type1_two_experiments_by_hand():
     # 3 and 5: mean 4, s = sqrt(2), c4(2) = sqrt(2/pi), s* = sqrt(pi) = 1.772454; CV* = 100 s*/4 = 44.3113
-    m = type1_measures([3, 5])
+    m = qra3.type1_measures([3, 5])
     assert m["sd_star"] == pytest.approx(math.sqrt(math.pi))
     assert m["cv_star"] == pytest.approx(100 * math.sqrt(math.pi) / 4)
     # SE = s^2 sqrt(2/1) / (2 s*) = 2 sqrt(2) / (2 sqrt(pi)); t(0.975, 1) = 12.7062
@@ -41,29 +34,29 @@ def test_type1_two_experiments_by_hand():
 
 
 def test_type1_over_correction_and_negative_mean():
-    plain = type1_measures([-2, -3])
-    corrected = type1_measures([-2, -3], over_correction=True)
+    plain = qra3.type1_measures([-2, -3])
+    corrected = qra3.type1_measures([-2, -3], over_correction=True)
     assert plain["cv_star"] > 0  # |mean|
     assert corrected["cv_star"] == pytest.approx(plain["cv_star"] * (1 + 1 / 8))
 
 
 def test_type1_four_experiments_counts_within_one_and_two_sd():
     # 0, 0, 0, 4: mean 1, s = 2, c4(4) = 0.921318, s* = 2.170804; deviations 1, 1, 1, 3
-    m = type1_measures([0, 0, 0, 4])
+    m = qra3.type1_measures([0, 0, 0, 4])
     assert m["sd_star"] == pytest.approx(2 / 0.9213177, rel=1e-6)
     assert (m["within_1sd"], m["within_2sd"]) == (3, 4)
 
 
 def test_type1_zero_sd_and_single_experiment():
-    m = type1_measures([2, 2, 2])
+    m = qra3.type1_measures([2, 2, 2])
     assert m["cv_star"] == 0 and m["sd_star"] == 0 and m["sd_ci_low"] == m["sd_ci_high"] == 0
     assert m["within_1sd"] == 0  # strictly within 0 of the mean: none
-    assert all(np.isnan(v) for v in type1_measures([3.0]).values())
+    assert all(np.isnan(v) for v in qra3.type1_measures([3.0]).values())
 
 
 def test_kendall_w_with_ties_by_hand():
     # ranks [1.5, 1.5, 3] and [1, 2, 3]: sums 2.5, 3.5, 6 (mean 4), S = 6.5, W = 12 * 6.5 / (4 * 24)
-    w, p = kendall_w([[1, 1, 2], [1, 2, 3]])
+    w, p = qra3.kendall_w([[1, 1, 2], [1, 2, 3]])
     assert w == pytest.approx(0.8125)
     assert p == pytest.approx(math.exp(-2 * 2 * 0.8125 / 2))  # chi2 on 2 df: sf(x) = exp(-x / 2)
 
@@ -72,13 +65,13 @@ def test_findings_count_a_tie_as_disagreement():
     matrix = pd.DataFrame([[1, 1, 3], [1, 2, 3], [3, 2, 1]], index=["O", "R1", "R2"])
     # O-R1: (a,b) tie in O -> no; (a,c), (b,c) agree -> 2. O-R2: tie -> no; (a,c), (b,c) reversed -> 0.
     # R1-R2: all three reversed -> 0.
-    assert finding_agreements(matrix) == (2, 9)
+    assert qra3.finding_agreements(matrix) == (2, 9)
 
 
 def test_pairwise_correlations_need_three_systems():
-    pairs = pairwise_correlations(pd.DataFrame([[1, 2], [2, 1]], index=["O", "R1"]))
+    pairs = qra3.pairwise_correlations(pd.DataFrame([[1, 2], [2, 1]], index=["O", "R1"]))
     assert pairs[["pearson", "spearman"]].isna().all().all()
-    pairs = pairwise_correlations(pd.DataFrame([[1, 2, 3], [1, 3, 2]], index=["O", "R1"]))
+    pairs = qra3.pairwise_correlations(pd.DataFrame([[1, 2, 3], [1, 3, 2]], index=["O", "R1"]))
     assert pairs.loc[0, "spearman"] == pytest.approx(0.5)
 
 
@@ -86,7 +79,7 @@ def test_item_label_rules():
     def labels(values, rule):
         index = pd.MultiIndex.from_tuples([(side, unit) for side, unit, _ in values], names=["side", "unit"])
         series = pd.Series([v for _, _, v in values], index=index)
-        return item_labels_by_group(series, ["side", "unit"], rule).to_dict()
+        return qra3.item_labels_by_group(series, ["side", "unit"], rule).to_dict()
 
     two = [("O", "a", 4.0), ("O", "a", 5.0), ("R1", "a", 2.0), ("R1", "b", 3.0), ("R1", "b", 3.0)]
     assert labels(two, "rounded_mean") == {("O", "a"): 5.0, ("R1", "a"): 2.0, ("R1", "b"): 3.0}  # 4.5 rounds up
@@ -101,8 +94,8 @@ def test_item_label_rules():
 def test_labels_alpha_is_krippendorffs_with_experiments_as_coders():
     labels = pd.DataFrame([[1, 2, 3, 4, np.nan], [1, 2, 4, 4, 5], [2, 2, 3, 4, 5]], index=["O", "R1", "R2"])
     expected = krippendorff.alpha(reliability_data=labels.to_numpy(float), level_of_measurement="ordinal")
-    assert labels_alpha(labels, "ordinal") == pytest.approx(expected)
-    assert np.isnan(labels_alpha(labels.loc[["O"]], "ordinal"))
+    assert qra3.labels_alpha(labels, "ordinal") == pytest.approx(expected)
+    assert np.isnan(qra3.labels_alpha(labels.loc[["O"]], "ordinal"))
 
 
 def synthetic(scores: dict) -> pd.DataFrame:
@@ -136,10 +129,10 @@ def test_qra3_table_levels_and_tool_input():
     empty = pd.DataFrame(columns=VALUE_COLUMNS)
     cells, notes, tool_rows = qra3_entry(values, empty, pd.DataFrame(), entry(), EXPERIMENTS)
     frame = pd.DataFrame(cells, columns=VALUE_COLUMNS).set_index(["table", "row", "column"])["value"]
-    a = type1_measures([4, 4.5, 3.5], scale_starts_at=1)
+    a = qra3.type1_measures([4, 4.5, 3.5], scale_starts_at=1)
     assert frame[("q", "Q|a", "cv_star")] == pytest.approx(a["cv_star"])
     level = np.mean(
-        [type1_measures(v, scale_starts_at=1)["cv_star"] for v in ([4, 4.5, 3.5], [3, 3, 3.5], [2, 2.5, 2])]
+        [qra3.type1_measures(v, scale_starts_at=1)["cv_star"] for v in ([4, 4.5, 3.5], [3, 3, 3.5], [2, 2.5, 2])]
     )
     assert frame[("q", "Q|all", "cv_star")] == pytest.approx(level)
     assert frame[("q", "all|all", "cv_star")] == pytest.approx(level)

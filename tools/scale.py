@@ -22,16 +22,14 @@ import argparse
 import hashlib
 import itertools
 import os
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
 from bench import ROOT, copy_tree
+from bench import timed_cpu as run
 
 from humeval.studyfile import raw_filename
 
@@ -259,17 +257,31 @@ def template_study(name: str, filename: str, data: bytes) -> dict:
     return study
 
 
+#: The tabular loader's parameters for a long export (a row per judged value), shared with tests/test_e2e_shapes.py.
+LONG_PARAMS = {
+    "shape": "long",
+    "participant": "rater",
+    "item": ["item"],
+    "system": "system",
+    "criterion": {"column": "criterion"},
+    "value": "score",
+    "scale": [1, 5],
+}
+#: ... and for a slot layout of pairwise choices (``fluency1``, ``systema1``, ...), shared with tests/test_e2e_slots.py.
+SLOT_PARAMS = {
+    "shape": "melt",
+    "columns": r"^(?P<criterion>fluency)(?P<slot>\d+)$",
+    "participant": "PROLIFIC_PID",
+    "item": ["ix{slot}"],
+    "system": {"column": "systema{slot}"},
+    "system_b": {"column": "systemb{slot}"},
+    "response_type": "pairwise",
+    "value_map": {"A": 1, "B": -1},
+}
+
+
 def long_study(name: str, filename: str, data: bytes) -> dict:
-    params = {
-        "shape": "long",
-        "participant": "rater",
-        "item": ["item"],
-        "system": "system",
-        "criterion": {"column": "criterion"},
-        "value": "score",
-        "scale": [1, 5],
-        "carry": {"attention": "attention"},
-    }
+    params = {**LONG_PARAMS, "carry": {"attention": "attention"}}
     exclusions = [
         {
             "exclusion": "drop_where",
@@ -298,16 +310,7 @@ def wide_study(name: str, filename: str, data: bytes) -> dict:
 
 
 def pairwise_study(name: str, filename: str, data: bytes) -> dict:
-    params = {
-        "shape": "melt",
-        "columns": r"^(?P<criterion>fluency)(?P<slot>\d+)$",
-        "participant": "PROLIFIC_PID",
-        "item": ["ix{slot}"],
-        "system": {"column": "systema{slot}"},
-        "system_b": {"column": "systemb{slot}"},
-        "response_type": "pairwise",
-        "value_map": {"A": 1, "B": -1},
-    }
+    params = SLOT_PARAMS
     stats = ["wins", "losses", "n", "win_pct", "bws"]
     return synthetic_study(
         name,
@@ -343,17 +346,6 @@ SHAPES = {
     "wide": ("ratings.tsv", wide_export, wide_study),
     "pairwise": ("tasks.csv", pairwise_export, pairwise_study),
 }
-
-
-def run(command: list[str], cwd: Path, env: dict) -> tuple[float, float]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if result.returncode != 0:
-        raise SystemExit(f"scaling run failed in {cwd}: {' '.join(command)}\n{result.stderr[-3000:]}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def stage_benchmarks(results: Path) -> dict[str, tuple[float, float, float]]:

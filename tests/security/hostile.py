@@ -69,6 +69,15 @@ def spelled(rater: str, how: str) -> str:
 
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
+#: The tabular loader's parameters for a long export keyed by Prolific ids (shared with test_id_firewall.py).
+LONG_PROLIFIC = {
+    "shape": "long",
+    "participant": "PROLIFIC_PID",
+    "item": ["item"],
+    "system": {"column": "system"},
+    "criterion": "quality",
+    "value": "score",
+}
 
 
 def raw_id(kind: str, k: int) -> str:
@@ -247,12 +256,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                     "loader": "tabular",
                     "inputs": inputs,
                     "params": {
-                        "shape": "long",
-                        "participant": "PROLIFIC_PID",
-                        "item": ["item"],
-                        "system": {"column": "system"},
-                        "criterion": "quality",
-                        "value": "score",
+                        **LONG_PROLIFIC,
                         "judgement": ["PROLIFIC_PID", "item", "system"],
                         "carry": {"gold": "gold", "note": ["note", "PROLIFIC_PID"], "contact": "contact"},
                         **({} if case["bad"] == "undeclared_email" else {"carry_as": {"contact": "text"}}),

@@ -6,6 +6,7 @@ import json
 
 import pandas as pd
 import pytest
+from hostile import LONG_PROLIFIC
 
 from humeval.errors import HumevalError
 from humeval.loaders import extract_study
@@ -32,14 +33,7 @@ def everything(*frames) -> str:
     return "\n".join(frame.astype(str).to_csv() for frame in frames)
 
 
-BASE = {
-    "shape": "long",
-    "participant": "PROLIFIC_PID",
-    "item": ["item"],
-    "system": {"column": "system"},
-    "criterion": "quality",
-    "value": "score",
-}
+BASE = LONG_PROLIFIC
 ROWS = [
     {"PROLIFIC_PID": PID[0], "item": "i1", "system": "A", "score": 1, "comment": f"my prolific id is {PID[0]}"},
     {"PROLIFIC_PID": PID[1], "item": "i1", "system": "A", "score": 2, "comment": f"not {PID[0]}, I am {PID[1]}!"},

@@ -5,7 +5,7 @@ Every error a user can cause (a bad config, a wrong checksum, a malformed export
 report it in one line instead of a traceback.
 """
 
-__all__ = ["HumevalError"]
+__all__ = ["HumevalError", "refuse_first"]
 
 
 class HumevalError(Exception):
@@ -26,3 +26,17 @@ class HumevalError(Exception):
             prefix += f"{file}: "
         text = prefix + str(message)
         super().__init__("".join(c if c.isprintable() else repr(c)[1:-1] for c in text))
+
+
+def refuse_first(frame, bad, message, file: str | None = None) -> None:
+    """Raise :class:`HumevalError` naming the first row of ``frame`` that ``bad`` (a boolean Series) marks, in the
+    words ``message(row)`` gives it; nothing when no row is bad.
+
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"answer": ["A", "C"]})
+    >>> refuse_first(frame, ~frame["answer"].isin(["A", "B"]), lambda r: f"answer {r['answer']!r}", "x.csv")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: x.csv: answer 'C'
+    """
+    if bad.any():
+        raise HumevalError(message(frame[bad].iloc[0]), file=file)

@@ -143,8 +143,6 @@ def drop_where(
         The column tested, compared as text.
     values : list
         The values dropped.
-    reason : str
-        The reason logged (the value is added).
 
     Returns
     -------
@@ -244,8 +242,6 @@ def drop_groups_containing(
         The column searched.
     pattern : str
         The text searched for (no regular expression).
-    reason : str
-        The reason logged (the group is added).
 
     Returns
     -------

@@ -90,6 +90,10 @@ SHARED_PARAMETERS = {
             "authors' seeded draw, ``random.Random(seed)``) or ``{name: first}``."
         ),
         "criteria": "Criterion (the tidy label) -> its column label (``{consistent: Con}``).",
+        "mode_sides": (
+            '``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``\'s (the authors '
+            "computed one from the original data, say)."
+        ),
     },
     "loader": {  # the survey loaders' (one condition of Santhanam & Shaikh's designs per export)
         "condition": "The survey condition (tidy ``condition``; a condition's participants are its own).",
@@ -108,7 +112,7 @@ SHARED_PARAMETERS = {
         "criterion_spellings": "More accepted spellings per criterion in the question texts (``{coherence: [cohernce]}``).",
         "scale": "``[low, high]``: a value outside is an error naming the row and column. Default: no check.",
     },
-    "exclusion": {},
+    "exclusion": {"reason": "The reason logged (what matched is added)."},
     "qra": {"table": "The table the results go to."},
     "figure": {"title": "The figure title."},
 }

@@ -31,7 +31,7 @@ import json
 import pandas as pd
 
 from humeval import strict_json
-from humeval.errors import HumevalError
+from humeval.errors import HumevalError, refuse_first
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym, pseudonyms
 from humeval.vocabulary import register
@@ -113,14 +113,14 @@ def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
     columns = ["dialogue", "bot", "label", "label_order", "order", "work_unit", "score", "compared", "bot_compared"]
     frame = pd.DataFrame(rows, columns=columns)
     scores = pd.to_numeric(frame["score"], errors="coerce")
-    bad = ~scores.isin([-1, 0, 1])
-    if bad.any():
-        first = frame[bad].iloc[0]
-        raise HumevalError(
-            f"dialogue {first['dialogue']!r}, label {first['label']!r}: comparative score "
-            f"{first['score']!r} is not -1, 0 or 1",
-            file=path,
-        )
+    refuse_first(
+        frame,
+        ~scores.isin([-1, 0, 1]),
+        lambda r: (
+            f"dialogue {r['dialogue']!r}, label {r['label']!r}: comparative score {r['score']!r} is not -1, 0 or 1"
+        ),
+        path,
+    )
     frame = frame.assign(score=scores.astype(int))
     mirror = frame.merge(
         frame,
@@ -129,14 +129,15 @@ def comparative_frame(rows: list[dict], path: str) -> pd.DataFrame:
         how="left",
         suffixes=("", "_m"),
     )
-    broken = mirror["score_m"].isna() | (mirror["score_m"] != -mirror["score"])
-    if broken.any():
-        first = mirror[broken].iloc[0]
-        raise HumevalError(
-            f"comparative judgement of work unit {first['work_unit']!r} on {first['dialogue']!r} vs "
-            f"{first['compared']!r} ({first['label']}) is not stored mirrored with the sign negated",
-            file=path,
-        )
+    refuse_first(
+        mirror,
+        mirror["score_m"].isna() | (mirror["score_m"] != -mirror["score"]),
+        lambda r: (
+            f"comparative judgement of work unit {r['work_unit']!r} on {r['dialogue']!r} vs {r['compared']!r} "
+            f"({r['label']}) is not stored mirrored with the sign negated"
+        ),
+        path,
+    )
     return frame
 
 

@@ -20,7 +20,7 @@ import sqlite3
 
 import pandas as pd
 
-from humeval.errors import HumevalError
+from humeval.errors import HumevalError, refuse_first
 from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
@@ -167,23 +167,21 @@ def load(
             f"item file ({n_tasks} rows; row i defines task i+1)",
             file=inputs["items"],
         )
-    bad = ~answers["answer"].isin(["A", "B"])
-    if bad.any():
-        first = answers[bad].iloc[0]
-        raise HumevalError(
-            f"results id {first['response_id']!r} question {first['question']}: answer "
-            f"{first['answer']!r} is not 'A' or 'B'",
-            file=inputs["database"],
-        )
+    refuse_first(
+        answers,
+        ~answers["answer"].isin(["A", "B"]),
+        lambda r: f"results id {r['response_id']!r} question {r['question']}: answer {r['answer']!r} is not 'A' or 'B'",
+        inputs["database"],
+    )
     merged = answers.merge(items, on=["task_number", "question"], how="left", validate="many_to_one")
-    unmatched = merged["systema"].isna()
-    if unmatched.any():
-        first = merged[unmatched].iloc[0]
-        raise HumevalError(
-            f"task {first['task_number']} question {first['question']} is not defined in the "
-            f"item file ({positions} positions)",
-            file=inputs["items"],
-        )
+    refuse_first(
+        merged,
+        merged["systema"].isna(),
+        lambda r: (
+            f"task {r['task_number']} question {r['question']} is not defined in the item file ({positions} positions)"
+        ),
+        inputs["items"],
+    )
     participant = pseudonyms(merged["response_id"], study, source=inputs["database"])
     judgements = pd.DataFrame(
         {

@@ -31,6 +31,7 @@ __all__ = [
     "metrics_study",
     "one_cell_per_group",
     "render",
+    "stat_cells_per_group",
     "value_frame",
 ]
 
@@ -204,6 +205,19 @@ def one_cell_per_group(data, compute, table, by, row, column, labels, where, fra
     for keys, part in groups_of(data.rows(frame, variant, where), by):
         number = compute(part.assign(value=pd.to_numeric(part["value"])))
         out.append((render(row, keys, labels), render(column, keys, labels), number))
+    return value_frame(table, out)
+
+
+def stat_cells_per_group(data, compute, stats, table, by, row, column, labels, where, frame, variant) -> pd.DataFrame:
+    """The cells of a by-group metric with named statistics: for each group of ``by`` of the judgements it reads,
+    ``compute`` of the group's rows gives ``{stat: number}``, and each of ``stats`` goes to the cell its ``row`` and
+    ``column`` templates (over the group keys and ``{stat}``) name."""
+    out = []
+    for keys, part in groups_of(data.rows(frame, variant, where), by):
+        measures = compute(part)
+        for stat in stats:
+            fields = {**keys, "stat": stat}
+            out.append((render(row, fields, labels), render(column, fields, labels), measures[stat]))
     return value_frame(table, out)
 
 

@@ -17,9 +17,8 @@ from humeval.metrics import (
     Scale,
     StudyData,
     filter_where,
-    groups_of,
     one_cell_per_group,
-    render,
+    stat_cells_per_group,
     value_frame,
 )
 from humeval.vocabulary import register
@@ -415,16 +414,13 @@ def percent_agreement_numbers(
     DataFrame
         Cells (table, row, column, value): one per group and statistic.
     """
-    rows = data.rows(frame, variant, where)
-    out = []
-    for keys, part in groups_of(rows, by):
+
+    def compute(part: pd.DataFrame) -> dict:
         unit = part.groupby(units, sort=False, dropna=False).ngroup()
         values = pd.DataFrame({"unit": unit.to_numpy(), "value": part["value"].astype(str).to_numpy()})
         if agree_on is not None:
             values["can_agree"] = part.index.isin(filter_where(part, {"value": agree_on}, data.tidy).index)
         measures = percent_agreement(values, ties=ties)
-        measures = {k: v * SCALES[scale] if k != "units" else v for k, v in measures.items()}
-        for stat in stats:
-            fields = {**keys, "stat": stat}
-            out.append((render(row, fields, labels), render(column, fields, labels), measures[stat]))
-    return value_frame(table, out)
+        return {k: v * SCALES[scale] if k != "units" else v for k, v in measures.items()}
+
+    return stat_cells_per_group(data, compute, stats, table, by, row, column, labels, where, frame, variant)

@@ -7,7 +7,7 @@ from typing import Literal
 
 import pandas as pd
 
-from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Columns, Frame, StudyData, stat_cells_per_group
 from humeval.vocabulary import register
 
 __all__ = ["majority_agreement_numbers"]
@@ -70,18 +70,10 @@ def majority_agreement_numbers(
     DataFrame
         Cells (table, row, column, value): one per group and statistic.
     """
-    rows = data.rows(frame, variant, where)
-    out = []
-    for keys, part in groups_of(rows, by):
+
+    def compute(part: pd.DataFrame) -> dict:
         shares = rater_majority_agreement(part, list(units))
-        summary = {
-            "mean": shares.mean(),
-            "sd": shares.std(ddof=1),
-            "n": float(len(shares)),
-            "min": shares.min(),
-            "max": shares.max(),
-        }
-        for stat in stats:
-            fields = {**keys, "stat": stat}
-            out.append((render(row, fields, labels), render(column, fields, labels), float(summary[stat])))
-    return value_frame(table, out)
+        summary = {"mean": shares.mean(), "sd": shares.std(ddof=1), "min": shares.min(), "max": shares.max()}
+        return {**{k: float(v) for k, v in summary.items()}, "n": float(len(shares))}
+
+    return stat_cells_per_group(data, compute, stats, table, by, row, column, labels, where, frame, variant)

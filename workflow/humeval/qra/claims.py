@@ -98,13 +98,7 @@ def claims_entry(
             holds, operands = claim_holds(
                 claim, lambda operand, s=side: _operand(values, published, operand, labels[s])
             )
-            for k, (left, right) in enumerate(operands["comparisons"], 1):
-                out += [
-                    (table, f"{claim['id']}.{k}", f"{side}_left", left),
-                    (table, f"{claim['id']}.{k}", f"{side}_right", right),
-                ]
-            if "p" in operands:
-                out.append((table, f"{claim['id']}.p", f"{side}_p", operands["p"]))
+            out += operand_cells(table, claim["id"], side, operands)
             verdicts[side] = holds
         out += [
             (table, claim["id"], "original", float(verdicts["original"])),
@@ -112,6 +106,17 @@ def claims_entry(
             (table, claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
         ]
     return out, []
+
+
+def operand_cells(table: str, claim: str, column: str, operands: dict) -> list[tuple]:
+    """The numbers a claim rests on, as cells: comparison k's two sides in row ``<claim>.<k>``, columns
+    ``<column>_left`` and ``<column>_right``, and the test's p in row ``<claim>.p``, column ``<column>_p``."""
+    cells = []
+    for k, (left, right) in enumerate(operands["comparisons"], 1):
+        cells += [(table, f"{claim}.{k}", f"{column}_left", left), (table, f"{claim}.{k}", f"{column}_right", right)]
+    if "p" in operands:
+        cells.append((table, f"{claim}.p", f"{column}_p", operands["p"]))
+    return cells
 
 
 def claims_in_experiments(
@@ -127,12 +132,6 @@ def claims_in_experiments(
                 holds, operands = claim_holds(claim, lambda operand, s=label: _operand(values, published, operand, s))
             except HumevalError:  # an operand without a value: this experiment does not measure the claim
                 continue
-            for k, (left, right) in enumerate(operands["comparisons"], 1):
-                out += [
-                    (table, f"{claim['id']}.{k}", f"{experiment}_left", left),
-                    (table, f"{claim['id']}.{k}", f"{experiment}_right", right),
-                ]
-            if "p" in operands:
-                out.append((table, f"{claim['id']}.p", f"{experiment}_p", operands["p"]))
+            out += operand_cells(table, claim["id"], experiment, operands)
             out.append((table, claim["id"], experiment, float(holds)))
     return out

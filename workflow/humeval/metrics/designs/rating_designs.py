@@ -130,12 +130,6 @@ def mode_correlation_numbers(
 ) -> pd.DataFrame:
     """Spearman's rho between the per-item modes of coherence and readability, per condition (Table 9).
 
-    Parameters
-    ----------
-    mode_sides : dict of str to str, optional
-        ``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``'s (the authors
-        computed one from the original data, say).
-
     Returns
     -------
     DataFrame
@@ -170,9 +164,6 @@ def auto_correlation_numbers(
         The criteria, one row pair each.
     auto_side : str
         The side holding the automatic scores (the ``auto_score_workbook`` loader).
-    mode_sides : dict of str to str, optional
-        ``"<condition>|<criterion>"`` -> the side whose per-item modes stand in for ``side``'s (the authors
-        computed one from the original data, say).
 
     Returns
     -------
