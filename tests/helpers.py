@@ -144,3 +144,12 @@ def study_audit(built: Path):
     return pd.read_csv(built / "numbers.csv", keep_default_na=False, na_values=[""]).set_index(
         ["table", "row", "column"]
     )
+
+
+def tidy_frame(**columns):
+    """A tidy judgements table of study ``s``, side ``O``, criterion ``c``, ratings of system ``A`` (what the
+    columns given do not say otherwise)."""
+    import pandas as pd
+
+    defaults = {"study": "s", "side": "O", "criterion": "c", "response_type": "rating", "system": "A", "system_b": ""}
+    return pd.DataFrame({**defaults, **columns})

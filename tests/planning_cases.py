@@ -5,6 +5,14 @@ each person made one comparison."""
 import numpy as np
 import pandas as pd
 
+
+def comparison_finding(fid: str, text: str, left: tuple, right: tuple, op: str = ">", **extra) -> dict:
+    """A finding (or claim) of one comparison, ``left op right``, each side a (table, row, column) cell."""
+    cell = dict.fromkeys(("table", "row", "column"))
+    comparison = {"left": dict(zip(cell, left)), "op": op, "right": dict(zip(cell, right))}
+    return {"id": fid, "text": text, "comparisons": [comparison], **extra}
+
+
 #: Means per side and system, and Student's t of A against B per side.
 T_TEST_METRICS = [
     {
@@ -26,18 +34,13 @@ T_TEST_METRICS = [
     },
 ]
 #: A rated higher than B, and Student's t significant at 0.05.
-T_TEST_FINDING = {
-    "id": "F1",
-    "text": "A is rated higher than B (Student t, p < 0.05)",
-    "comparisons": [
-        {
-            "left": {"table": "means", "row": "{side}", "column": "A"},
-            "op": ">",
-            "right": {"table": "means", "row": "{side}", "column": "B"},
-        }
-    ],
-    "significance": {"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
-}
+T_TEST_FINDING = comparison_finding(
+    "F1",
+    "A is rated higher than B (Student t, p < 0.05)",
+    ("means", "{side}", "A"),
+    ("means", "{side}", "B"),
+    significance={"p": {"table": "tests", "row": "{side}", "column": "p"}, "alpha": 0.05},
+)
 #: Wins, losses and the exact sign test per side and system.
 SIGN_TEST_METRICS = [
     {
@@ -49,18 +52,29 @@ SIGN_TEST_METRICS = [
     }
 ]
 #: A wins more comparisons against B than it loses, by the exact sign test at 0.05.
-SIGN_TEST_FINDING = {
-    "id": "F1",
-    "text": "A wins more comparisons than it loses against B (exact sign test, p < 0.05)",
-    "comparisons": [
-        {
-            "left": {"table": "tally", "row": "{side}|A", "column": "wins"},
-            "op": ">",
-            "right": {"table": "tally", "row": "{side}|A", "column": "losses"},
-        }
-    ],
-    "significance": {"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
-}
+SIGN_TEST_FINDING = comparison_finding(
+    "F1",
+    "A wins more comparisons than it loses against B (exact sign test, p < 0.05)",
+    ("tally", "{side}|A", "wins"),
+    ("tally", "{side}|A", "losses"),
+    significance={"p": {"table": "tally", "row": "{side}|A", "column": "sign_p"}},
+)
+
+
+def study_data(
+    judgements: pd.DataFrame, metrics: list[dict], finding: dict, planning: dict, name: str = "synthetic-2026-power"
+):
+    """A synthetic pilot study of one experiment ``O`` planning one finding (its name seeds the simulations)."""
+    from humeval.metrics import StudyData
+
+    config = {
+        "name": name,
+        "experiments": [{"id": "O"}],
+        "metrics": metrics,
+        "planning": {"labels": {"original": "O"}, "findings": [finding], **planning},
+    }
+    empty = pd.DataFrame(columns=["judgement_id"])
+    return StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)
 
 
 def one_comparison_each(values) -> pd.DataFrame:

@@ -1,5 +1,6 @@
 import pandas as pd
 import pytest
+from planning_cases import comparison_finding
 
 from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, build_audit, status_of
 from humeval.errors import HumevalError
@@ -102,17 +103,7 @@ def test_a_claim_stated_once_is_judged_in_every_experiment_it_names():
     values = pd.DataFrame(
         {"table": "scores", "row": ["R1|A", "R1|B", "R2|A", "R2|B"], "column": "mean", "value": [3.0, 2.0, 2.5, 2.7]}
     )
-    claim = {
-        "id": "K1",
-        "text": "A beats B",
-        "comparisons": [
-            {
-                "left": {"table": "scores", "row": "{side}|A", "column": "mean"},
-                "op": ">",
-                "right": {"table": "scores", "row": "{side}|B", "column": "mean"},
-            }
-        ],
-    }
+    claim = comparison_finding("K1", "A beats B", ("scores", "{side}|A", "mean"), ("scores", "{side}|B", "mean"))
     sides = {"O": "O", "R1": "R1", "R2": "R2", "R3": "R3"}
     cells, _ = claims_entry(values, values.iloc[:0], table="claims", claims=[claim], sides=sides)
     audit = pd.DataFrame(cells, columns=["table", "row", "column", "value"])

@@ -185,28 +185,24 @@ def abc_files(tmp_path):
     return paths
 
 
-def test_abc_eval_truncated_json(tmp_path):
-    paths = abc_files(tmp_path)
-    cut = truncated(paths["likert"], tmp_path)
-    fails(
-        "abc_eval_json",
-        {"likert": str(cut), "comparative": str(paths["comparative"])},
-        {"groups": GROUPS},
-        "truncated_likert.json",
-        "JSON",
-    )
+def utf16(path, tmp_path):
+    out = tmp_path / "utf16.json"
+    out.write_bytes(path.read_text().encode("utf-16"))
+    return out
 
 
-def test_abc_eval_wrong_encoding(tmp_path):
+@pytest.mark.parametrize(
+    "damage, name, expected", [(truncated, "truncated_likert.json", "JSON"), (utf16, "utf16.json", "UTF-8")]
+)
+def test_abc_eval_damaged_likert_file(tmp_path, damage, name, expected):
     paths = abc_files(tmp_path)
-    utf16 = tmp_path / "utf16.json"
-    utf16.write_bytes(paths["likert"].read_text().encode("utf-16"))
+    damaged = damage(paths["likert"], tmp_path)
     fails(
         "abc_eval_json",
-        {"likert": str(utf16), "comparative": str(paths["comparative"])},
+        {"likert": str(damaged), "comparative": str(paths["comparative"])},
         {"groups": GROUPS},
-        "utf16.json",
-        "UTF-8",
+        name,
+        expected,
     )
 
 
@@ -321,17 +317,15 @@ def test_surveygizmo_out_of_range_rating(tmp_path):
     fails("surveygizmo_workbook", {"workbook": path}, params, "book.xlsx", "column 19", "outside 1..6")
 
 
+#: The tabular loader reading one rating, ``score``, of system A per row.
+SCORE_OF_A = {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "criteria": {"quality": "score"}}
+
+
 def test_a_json_key_given_twice_is_refused_naming_it(tmp_path):
     """Python's JSON parser keeps the last of two values of one key silently: one rating would vanish."""
     export = tmp_path / "ratings.jsonl"
     export.write_text('{"rater": "r1", "item": "i1", "score": "4", "score": "5"}\n')
-    fails(
-        "tabular",
-        {"ratings": str(export)},
-        {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "criteria": {"quality": "score"}},
-        "ratings.jsonl",
-        "line 1: the key 'score' appears twice in one object",
-    )
+    fails("tabular", {"ratings": str(export)}, SCORE_OF_A, "ratings.jsonl", "line 1: the key 'score' appears twice")
     paths = abc_files(tmp_path)
     text = paths["likert"].read_text()
     paths["likert"].write_text(text[:-1] + ', "student_external_likert": {}}')  # the top key once more
@@ -382,12 +376,7 @@ def test_a_lone_surrogate_in_an_export_is_one_line_naming_the_column_and_row(tmp
                 "side": "O",
                 "loader": "tabular",
                 "inputs": {"ratings": "ratings"},
-                "params": {
-                    "participant": "rater",
-                    "item": ["item"],
-                    "system": {"value": "A"},
-                    "criteria": {"q": "score"},
-                },
+                "params": SCORE_OF_A,
             }
         ],
     }
@@ -402,9 +391,9 @@ def test_a_column_header_given_twice_is_refused_naming_it(tmp_path):
     fails(
         "tabular",
         {"ratings": str(export)},
-        {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "criteria": {"quality": "score"}},
+        SCORE_OF_A,
         "ratings.csv",
-        "the column header 'score' appears 2 times (columns [3, 4])",
+        "header 'score' appears 2 times (columns [3, 4])",
     )
     key = tmp_path / "key.csv"
     key.write_text("item,system,system\ni1,A,B\n")
@@ -412,3 +401,12 @@ def test_a_column_header_given_twice_is_refused_naming_it(tmp_path):
 
     with pytest.raises(HumevalError, match="the column header 'system' appears 2 times"):
         read_item_key(str(key), ["item", "system"], batch_size=10)
+
+
+def test_a_system_code_the_map_lacks_is_one_line_naming_row_column_and_code(tmp_path):
+    export = tmp_path / "ratings.csv"
+    export.write_text("rater,item,model,score\nr1,i1,m1,4\nr1,i2,m9,5\n")
+    params = {**SCORE_OF_A, "system": {"column": "model", "map": {"m1": "A"}}}
+    fails(
+        "tabular", {"ratings": str(export)}, params, "ratings.csv: row ratings:3, column 'model': system 'm9' is not in"
+    )

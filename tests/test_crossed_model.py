@@ -8,7 +8,7 @@ times the pilot's size; with no effect, a valid test holds at most at its nomina
 import numpy as np
 import pandas as pd
 import pytest
-from planning_cases import T_TEST_FINDING, T_TEST_METRICS
+from planning_cases import T_TEST_FINDING, T_TEST_METRICS, study_data
 from scipy.stats import norm, ttest_ind
 
 from humeval.crossed_model import (
@@ -19,7 +19,6 @@ from humeval.crossed_model import (
     simulate,
     two_sample_t,
 )
-from humeval.metrics import StudyData
 from humeval.planning import plan_study
 
 TRUTH = {"evaluator": 0.3, "evaluator_by_group": 0.05, "item": 0.4, "residual": 1.0}
@@ -82,14 +81,7 @@ def crossed_pilot(rng, people, items, per_item, effect, truth=TRUTH):
 def planned(judgements, planning):
     from humeval.metrics import metrics_study
 
-    config = {
-        "name": "synthetic-2026-crossed",
-        "experiments": [{"id": "O"}],
-        "metrics": T_TEST_METRICS,
-        "planning": {"labels": {"original": "O"}, "findings": [T_TEST_FINDING], **planning},
-    }
-    empty = pd.DataFrame(columns=["judgement_id"])
-    data = StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)
+    data = study_data(judgements, T_TEST_METRICS, T_TEST_FINDING, planning, name="synthetic-2026-crossed")
     return plan_study(data, metrics_study(data))
 
 

@@ -1,6 +1,8 @@
 """Generic metrics on tiny hand-computed data: describe (share), significance (correction, Wilcoxon),
 kappa and ICC by group."""
 
+import itertools
+
 import pandas as pd
 import pytest
 from helpers import REPO, trueskill_in_order
@@ -18,21 +20,17 @@ def data(rows):
     return StudyData(kept=kept, tidy=kept, participants=pd.DataFrame(), exclusions=pd.DataFrame())
 
 
+#: Raters p1, p2 on items i1, i2 of systems A and B: A 5, 4, 4, 3 and B 2, 1, 3, 2 (p1 i1, p2 i1, p1 i2, p2 i2).
 RATINGS = data(
     [
         ("O", p, i, s, "q", v)
-        for p, i, s, v in [
-            ("p1", "i1", "A", 5),
-            ("p2", "i1", "A", 4),
-            ("p1", "i2", "A", 4),
-            ("p2", "i2", "A", 3),
-            ("p1", "i1", "B", 2),
-            ("p2", "i1", "B", 1),
-            ("p1", "i2", "B", 3),
-            ("p2", "i2", "B", 2),
-        ]
+        for (s, i, p), v in zip(itertools.product("AB", ["i1", "i2"], ["p1", "p2"]), [5, 4, 4, 3, 2, 1, 3, 2])
     ]
 )
+
+
+#: A comparison of system A with system B into table ``t``.
+A_VS_B = {"table": "t", "compare": "system", "pairs": [["A", "B"]]}
 
 
 def cell(frame, row, column):
@@ -59,12 +57,7 @@ def test_wilcoxon_pairs_on_items_and_holm_corrects_over_pairs():
     assert cell(out, "B-A", "p") == pytest.approx(p)
     assert cell(out, "A-B", "p_holm") == pytest.approx(min(1.0, 2 * p))  # two equal p-values: Holm = 2p
     paired = significance_numbers(
-        RATINGS,
-        table="t",
-        compare="system",
-        pairs=[["A", "B"]],
-        row="x",
-        tests=[{"test": "wilcoxon", "columns": {"statistic": "W"}}],
+        RATINGS, **A_VS_B, row="x", tests=[{"test": "wilcoxon", "columns": {"statistic": "W"}}]
     )
     assert cell(paired, "x", "W") == 0.0  # item means A: 4.5, 3.5; B: 1.5, 2.5: both differences positive
 
@@ -90,9 +83,7 @@ def test_effect_size_d_by_hand_and_a_seeded_bootstrap_ci():
 
     out = effect_size_numbers(
         RATINGS,
-        table="t",
-        compare="system",
-        pairs=[["A", "B"]],
+        **A_VS_B,
         row="{a}-{b}",
         columns={"d": "d", "low": "lo", "high": "hi"},
         resamples=999,

@@ -13,6 +13,7 @@ from planning_cases import (
     T_TEST_METRICS,
     one_comparison_each,
     sign_test_cells,
+    study_data,
 )
 
 from humeval.metrics import StudyData
@@ -21,17 +22,6 @@ from humeval.planning_bootstrap import copies, wilson
 from humeval.power_table import smallest_sufficient
 
 EVALUATORS, ITEMS = 400, 300  # the pilot: every evaluator judges every item (crossed), so copies rarely repeat
-
-
-def study_data(judgements: pd.DataFrame, metrics: list[dict], finding: dict, planning: dict) -> StudyData:
-    config = {
-        "name": "synthetic-2026-power",
-        "experiments": [{"id": "O"}],
-        "metrics": metrics,
-        "planning": {"labels": {"original": "O"}, "findings": [finding], **planning},
-    }
-    empty = pd.DataFrame(columns=["judgement_id"])
-    return StudyData(kept=judgements, tidy=judgements, participants=pd.DataFrame(), exclusions=empty, config=config)
 
 
 def crossed(rng, values_a, values_b, pairwise=False) -> pd.DataFrame:

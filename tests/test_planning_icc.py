@@ -7,9 +7,9 @@ its nominal rate (one half: the same direction, untested)."""
 import numpy as np
 import pandas as pd
 import pytest
+from planning_cases import comparison_finding, study_data
 from scipy import stats
 from scipy.integrate import quad
-from test_planning import study_data
 
 from humeval.metrics import metrics_study
 from humeval.planning import plan_study
@@ -21,17 +21,12 @@ ICC_METRICS = [
     {"metric": "icc", "table": "icc", "subgroup": "all", "conditions": ["A", "B"], "criteria": ["c"], "side": "O"}
 ]
 #: Condition A's ratings are more consistent than B's.
-ICC_FINDING = {
-    "id": "F1",
-    "text": "A's ratings are more consistent than B's (ICC-C)",
-    "comparisons": [
-        {
-            "left": {"table": "icc", "row": "ICC-C|c", "column": "A|{side}"},
-            "op": ">",
-            "right": {"table": "icc", "row": "ICC-C|c", "column": "B|{side}"},
-        }
-    ],
-}
+ICC_FINDING = comparison_finding(
+    "F1",
+    "A's ratings are more consistent than B's (ICC-C)",
+    ("icc", "ICC-C|c", "A|{side}"),
+    ("icc", "ICC-C|c", "B|{side}"),
+)
 
 
 def two_way(rng, items: int, raters: int, item_var: float, rater_var: float = 0.3, draws: int = 1) -> np.ndarray:

@@ -5,6 +5,7 @@ import re
 from pathlib import Path
 
 import pandas as pd
+from helpers import tidy_frame
 
 from humeval.intermediate import read_csv, write_csv
 
@@ -53,21 +54,7 @@ def test_an_exclusion_matches_the_value_the_export_held_after_the_round_trip(tmp
     stage reads ``+`` back and drops the judgement (on d9d9851 it dropped nothing, and a mean changed)."""
     from humeval.exclusions import exclude_study
 
-    tidy = pd.DataFrame(
-        {
-            "study": "s",
-            "side": "O",
-            "judgement_id": ["j1", "j2"],
-            "participant": ["P1", "P2"],
-            "item": "i",
-            "criterion": "c",
-            "response_type": "rating",
-            "system": "A",
-            "system_b": "",
-            "value": [1.0, 5.0],
-            "gold": ["+", ""],
-        }
-    )
+    tidy = tidy_frame(judgement_id=["j1", "j2"], participant=["P1", "P2"], item="i", value=[1.0, 5.0], gold=["+", ""])
     write_csv(tidy, tmp_path / "judgements.csv")
     assert "'+" in (tmp_path / "judgements.csv").read_text()
     study = {

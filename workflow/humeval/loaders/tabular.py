@@ -42,7 +42,7 @@ from typing import Literal
 
 import pandas as pd
 
-from humeval.errors import HumevalError
+from humeval.errors import HumevalError, refuse_first
 from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
 from humeval.loaders.tabular_read import find_column, joined, keep_rows, numeric, read_table
 from humeval.patterns import config_pattern
@@ -60,14 +60,15 @@ def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
     column = find_column(list(raw.columns), spec, path, what)
     values = raw[column]
     if "map" in spec:
-        unknown = ~values.isin(list(spec["map"]))
-        if unknown.any():
-            row = int(unknown.to_numpy().argmax())
-            raise HumevalError(
-                f"row {raw['_row'].iloc[row]}, column {column!r}: system {values.iloc[row]!r} is not in the config's "
-                f"map {sorted(spec['map'])}",
-                file=path,
-            )
+        refuse_first(
+            raw,
+            ~values.isin(list(spec["map"])),
+            lambda r: (
+                f"row {r['_row']}, column {column!r}: system {r[column]!r} is not in the config's map "
+                f"{sorted(spec['map'])}"
+            ),
+            path,
+        )
         values = values.map(spec["map"])
     return values
 
