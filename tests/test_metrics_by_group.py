@@ -97,33 +97,6 @@ def test_effect_size_d_by_hand_and_a_seeded_bootstrap_ci():
     assert cell(again, "A-B", "lo") == cell(out, "A-B", "lo")  # seeded
 
 
-def load_ratings(tmp_path, text: str, **params):
-    """The tabular loader on one export (input role ``ratings``, study ``s``, side ``O``) holding ``text``."""
-    from humeval.loaders.tabular import load
-
-    path = tmp_path / "wide.csv"
-    path.write_text(text)
-    return load({"ratings": str(path)}, "s", "O", **params)
-
-
-def test_tabular_loader_melts_one_column_per_system(tmp_path):
-    judgements, participants = load_ratings(
-        tmp_path,
-        "rater,item,quality_sysA,quality_sysB\nr1,i1,4,2\nr2,i1,5,\n",
-        shape="melt",
-        participant="rater",
-        item=["item"],
-        columns=r"^(?P<criterion>\w+)_(?P<system>sys\w)$",
-    )
-    assert sorted(zip(judgements["system"], judgements["value"].fillna(-1))) == [
-        ("sysA", 4.0),
-        ("sysA", 5.0),
-        ("sysB", -1.0),
-        ("sysB", 2.0),
-    ]
-    assert set(judgements["criterion"]) == {"quality"} and len(participants) == 2
-
-
 def test_describe_sum_min_max_and_a_zero_count_for_an_empty_group():
     out = describe_numbers(
         RATINGS,
@@ -261,23 +234,6 @@ def test_a_column_typo_is_one_line_naming_the_key_before_the_metric_runs():
         metrics_study(replace(RATINGS, config={"metrics": [entry]}))
 
 
-def test_a_missing_column_of_a_tabular_export_shows_its_close_matches_not_every_header(tmp_path):
-    from humeval.errors import HumevalError
-
-    headers = [f"q{k}" for k in range(270)] + ["rater", "item_id"]
-    with pytest.raises(HumevalError) as caught:
-        load_ratings(
-            tmp_path,
-            ",".join(headers) + "\n" + ",".join(["1"] * len(headers)) + "\n",
-            participant="rater",
-            item=["itemid"],
-            criteria={"q": "q1"},
-            system={"value": "A"},
-        )
-    assert "item: no column 'itemid' (close matches: ['item_id']; 272 columns)" in str(caught.value)
-    assert "q200" not in str(caught.value)
-
-
 def test_pairwise_tally_raw_score_and_shares_as_proportions():
     from humeval.metrics.pairwise import pairwise_tally_numbers
 
@@ -405,69 +361,6 @@ def test_a_metric_over_a_derived_frame_each_inputs_wins_minus_losses_then_anova(
     assert [cell(ties, s, "share") for s in "ABC"] == pytest.approx([1 / 6, 1 / 6, 2 / 6])
 
 
-def test_a_melt_whose_headers_name_the_item_gives_one_judgement_per_item(tmp_path):
-    judgements, _ = load_ratings(
-        tmp_path,
-        "rater,q_item1,q_item2\nr1,4,2\nr2,5,3\n",
-        participant="rater",
-        item=["rater"],
-        shape="melt",
-        columns=r"^(?P<criterion>q)_(?P<item>item\d)$",
-        system={"value": "A"},
-    )
-    assert len(judgements) == 4 and judgements["judgement_id"].nunique() == 4  # was 2 ids for 4 judgements
-
-
-def test_an_optional_group_that_does_not_match_a_header_is_one_line_naming_file_header_and_group(tmp_path):
-    from humeval.errors import HumevalError
-
-    melt = {"participant": "rater", "item": ["rater"], "shape": "melt"}
-    with pytest.raises(HumevalError) as caught:
-        load_ratings(
-            tmp_path,
-            "rater,sys1,sys2,fluency1,fluency\nr1,A,B,1,2\n",
-            columns=r"^(?P<criterion>fluency)(?P<slot>\d)?$",
-            system={"column": "sys{slot}"},
-            **melt,
-        )
-    assert str(caught.value) == (
-        f"{tmp_path / 'wide.csv'}: header 'fluency': the columns pattern's group 'slot' did not match it, but a "
-        "column spec names {slot}"
-    )
-    with pytest.raises(HumevalError, match=r"header 'x1': the columns pattern's group 'criterion' did not match it"):
-        load_ratings(
-            tmp_path, "rater,x1\nr1,1\n", columns=r"^(?P<criterion>q)?x(?P<item>\d)$", system={"value": "A"}, **melt
-        )
-
-
-def test_a_join_may_filter_its_key_file_and_keep_the_first_of_a_key_listed_twice(tmp_path):
-    from humeval.errors import HumevalError
-    from humeval.loaders.tabular import load
-
-    export, key = tmp_path / "export.csv", tmp_path / "key.csv"
-    export.write_text("rater,item_id,score\nr1,k1,4\nr1,k2,2\n")
-    key.write_text("item_id,model,batch\nk1,A,1\nk1,A,1\nk2,B,1\nk2,C,2\n")  # k1 twice; k2 in two batches
-    params = {
-        "participant": "rater",
-        "item": ["item_id"],
-        "shape": "long",
-        "criterion": "q",
-        "value": "score",
-        "system": {"column": "model"},
-    }
-    with pytest.raises(HumevalError, match=r"join: key \['k1'\] appears twice"):
-        load(
-            {"export": str(export), "key": str(key)},
-            "s",
-            "O",
-            join={"role": "key", "on": "item_id", "columns": ["model"]},
-            **params,
-        )
-    join = {"role": "key", "on": "item_id", "columns": ["model"], "where": {"batch": 1}, "duplicates": "first"}
-    judgements, _ = load({"export": str(export), "key": str(key)}, "s", "O", join=join, **params)
-    assert dict(zip(judgements["item"], judgements["system"])) == {"k1": "A", "k2": "B"}
-
-
 TOY_PAIRS = REPO / ".test/raw/github/example-owner/every-measure/1111111111111111111111111111111111111111/pairs.csv"
 
 
@@ -518,47 +411,3 @@ def test_bradley_terry_strengths_solve_the_likelihood_equations_on_the_raw_file(
         wins = sum(w if a == s else l for (a, b), (w, l) in comparisons.items() if s in (a, b))
         expected = sum((w + l) * p[s] / (p[a] + p[b]) for (a, b), (w, l) in comparisons.items() if s in (a, b))
         assert wins == pytest.approx(expected, abs=1e-6)
-
-
-def test_a_form_with_one_repeated_question_header_and_a_positional_key_file(tmp_path):
-    """Google Forms: every preference question has the same header (pandas reads them as x, x.1, x.2), and the key
-    file lists each question's two systems positionally, two rows per question in order."""
-    from humeval.errors import HumevalError
-    from humeval.loaders.tabular import load
-
-    export, key = tmp_path / "form.csv", tmp_path / "key.csv"
-    question = "Which response is better?"
-    export.write_text(
-        f"Timestamp,Rater,{question},{question},{question}\n"
-        "t1,ann,Response A,Response B,Response A\n"
-        "t2,bob,Response A,Response A,Response B\n"
-    )
-    key.write_text("system\nGPT\nOURS\nOURS\nGPT\nGPT\nBASE\n")  # q1: GPT vs OURS, q2: OURS vs GPT, q3: GPT vs BASE
-    inputs, params = (
-        {"form": str(export), "key": str(key)},
-        {
-            "participant": "Rater",
-            "item": ["position"],
-            "shape": "melt",
-            "columns": r"^(?P<criterion>Which response is better\?)(\.\d+)?$",
-            "response_type": "pairwise",
-            "system": {"column": "system1"},
-            "system_b": {"column": "system2"},
-            "value_map": {"Response A": 1, "Response B": -1},
-            "join": {"role": "key", "positional": 2, "columns": ["system"]},
-        },
-    )
-    judgements, _ = load(inputs, "s", "O", **params)
-    got = sorted(zip(judgements["item"], judgements["system"], judgements["system_b"], judgements["value"]))
-    assert got == [
-        ("1", "GPT", "OURS", 1),
-        ("1", "GPT", "OURS", 1),
-        ("2", "OURS", "GPT", -1),
-        ("2", "OURS", "GPT", 1),
-        ("3", "GPT", "BASE", -1),
-        ("3", "GPT", "BASE", 1),
-    ]
-    assert judgements["judgement_id"].nunique() == 6
-    key.write_text("system\nGPT\nOURS\nOURS\n")
-    with pytest.raises(HumevalError, match=r"join: 3 rows are not whole questions of 2 rows each"):
-        load(inputs, "s", "O", **params)
