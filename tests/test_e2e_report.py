@@ -309,12 +309,18 @@ def test_each_studys_verdict_card_says_what_held_what_each_reproduction_could_se
                         words += f"p {float(p):.2g})"
                     expected.append([words, kind])
                 assert [cell for cell in row[1:]] == expected, (study, finding)
-            shown = [row[-1][0] for row in reproductions]
+            shown = [(row[-2][0], row[-1][0]) for row in reproductions]
             expected = []
-            for f in [f for e in experiments[1:] for f in own if f["experiment"] == e]:  # per reproduction
-                if f["power"]:
-                    interval = f" [{float(f['power_low']):.2f}, {float(f['power_high']):.2f}]" if f["power_low"] else ""
-                    expected.append(f"{float(f['power']):.2f}{interval} at the {f['power_basis']} effect")
-                else:
-                    expected.append(f["power_note"][0].upper() + f["power_note"][1:])
+            for e in experiments[1:]:  # per reproduction, findings with the same power or reason in one row
+                said = {}
+                for f in [f for f in own if f["experiment"] == e]:
+                    if f["power"]:
+                        interval = (
+                            f" [{float(f['power_low']):.2f}, {float(f['power_high']):.2f}]" if f["power_low"] else ""
+                        )
+                        text = f"{float(f['power']):.2f}{interval} at the {f['power_basis']} effect"
+                    else:
+                        text = f["power_note"][0].upper() + f["power_note"][1:]
+                    said.setdefault(text, []).append(f["finding"])
+                expected += [(", ".join(findings), text) for text, findings in said.items()]
             assert shown == expected, study

@@ -51,9 +51,22 @@ def claims_labels(columns: list) -> dict:
     return labels
 
 
-def worded(keys: list[str]) -> dict:
-    """:data:`LABELS` for the ``keys`` a table has."""
-    return {k: LABELS[k] for k in keys if k in LABELS}
+def worded(keys: list[str], rows: list[str] = ()) -> dict:
+    """:data:`LABELS` for the ``keys`` a table has, and its ``rows`` with their parts as words: ``a|b`` reads
+    "a, b", ``all`` systems or criteria as "all systems" or "all criteria".
+
+    >>> worded(["cv_star"], ["Meaning|VAE", "Meaning|all", "all|all"])
+    {'cv_star': 'CV*', 'Meaning|VAE': 'Meaning, VAE', 'Meaning|all': 'Meaning, all systems', 'all|all': 'all criteria'}
+    """
+    labels = {k: LABELS[k] for k in keys if k in LABELS}
+    for row in rows:
+        criterion, *rest = row.split("|")
+        labels[row] = (
+            "all criteria"
+            if row == "all|all"
+            else ", ".join([criterion, *("all systems" if part == "all" else part for part in rest)])
+        )
+    return labels
 
 
 def row_parts(entry: dict) -> list[tuple[str, str]]:
@@ -83,24 +96,26 @@ def declared_tables(entry: dict) -> list[dict]:
             "row_header": "criterion|system",
             "rows": table_rows(entry),
             "columns": QRA3_COLUMNS,
-            "labels": worded(["criterion|system", *QRA3_COLUMNS]),
+            "labels": worded(["criterion|system", *QRA3_COLUMNS], table_rows(entry)),
             "precision": {"within_1sd": 0, "within_2sd": 0},
         },
         {
             "id": f"{entry['table']}_pairwise",
             "title": f"{title}: each pair of experiments",
             "row_header": "criterion|pair",
-            "rows": [f"{c['name']}|{p}" for c in entry["criteria"] for p in pairs],
+            "rows": (rows := [f"{c['name']}|{p}" for c in entry["criteria"] for p in pairs]),
             "columns": PAIRWISE_COLUMNS,
-            "labels": worded(["criterion|pair", *PAIRWISE_COLUMNS]),
+            "labels": worded(["criterion|pair", *PAIRWISE_COLUMNS], rows),
         },
         {
             "id": f"{entry['table']}_input",
             "title": f"{title}: the system-level scores (the QRA3 tool's input)",
             "row_header": "criterion|experiment|system",
-            "rows": [f"{c['name']}|{e}|{s}" for c in entry["criteria"] for e in experiments for s in c["systems"]],
+            "rows": (
+                inputs := [f"{c['name']}|{e}|{s}" for c in entry["criteria"] for e in experiments for s in c["systems"]]
+            ),
             "columns": ["result"],
-            "labels": worded(["criterion|experiment|system", "result"]),
+            "labels": worded(["criterion|experiment|system", "result"], inputs),
             "precision": {"result": 4},
         },
     ]

@@ -177,7 +177,9 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
         header = ["study", "findings hold", "numbers match", "no data / no measure", "QRA3 CV*"]
         body = [rst_table(header, rows)]
         if misses:
-            body += [f"Not recovered, with its power (`summary-planning.html`_; n/a: none): {rst_text(misses)}.", ""]
+            legend = "n/a: not estimated, the study's card says why"
+            line = f"Not recovered, with the power a study of its size had (`summary-planning.html`_; {legend}): "
+            body += [line + f"{rst_text(misses)}.", ""]
         conditions = f" Conditions differing from O's: {differing or 'none stated'}."
     else:  # the rows would push the page's top off the screen: they are on their own page
         body = [

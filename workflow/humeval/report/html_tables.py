@@ -55,6 +55,8 @@ LEGEND = [
     ),
     *(f"Evidence {name}: {words}." for name, words in EVIDENCE_WORDS.items()),
 ]
+#: Beyond this many columns a table is set smaller, so that 32 columns of two-decimal numbers fit a 1280-pixel window.
+WIDE_COLUMNS = 24
 #: Rows a page shows at once.
 PAGE_ROWS = 100
 STYLE = """
@@ -67,6 +69,7 @@ tr.published_only td.status,td.published_only{background:#fef9c3}tr.published_in
 tr.recomputed_only td.status,td.recomputed_only{background:#f9fafb}.controls{margin:.4rem 0}
 .controls input,.controls select,.controls button{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
 table.audit{width:100%}td.note{min-width:22rem;white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
+table.wide{font-size:.72rem}table.wide th,table.wide td{padding:.15rem .25rem}table.fit{table-layout:fixed;width:100%}table.fit td{overflow-wrap:anywhere}table.fit td.note{min-width:0}
 """
 SCRIPT = """
 const table=document.querySelector("table.data"),rows=[...table.tBodies[0].rows],size=PAGE_ROWS;let first=0;
@@ -188,7 +191,7 @@ def table_html(
             f'<td class="num {status}" data-sort="{escape(text)}">{escape(text)}</td>' for text, status in cells
         )
         body.append(f'<tr data-status="{statuses}"><td>{escape(label)}</td>{tds}</tr>')
-    html_table = data_table(header, body)
+    html_table = data_table(header, body, "wide" if len(header) > WIDE_COLUMNS else "")
     notes = [f"{escape(mark)} {escape('; '.join(cells))}: {escape(text)}" for (mark, text), cells in footnotes.items()]
     used = sorted({s for _, cells in rows for _, s in cells if s}, key=STATUSES.index)
     intro = (
@@ -200,8 +203,11 @@ def table_html(
     return page(table_heading(table), intro, html_table, used, notes + [escape(n) for n in LEGEND], csv)
 
 
-def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, csv: str | Path | None = None) -> str:
-    """Any data frame as a sortable, filterable page (numbers at ``decimals``, full precision on hover)."""
+def frame_html(
+    frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, csv: str | Path | None = None, fit: bool = False
+) -> str:
+    """Any data frame as a sortable, filterable page (numbers at ``decimals``, full precision on hover); ``fit``:
+    columns of equal width that fill the window, long words broken (a table of texts, the conditions)."""
 
     def cell(value) -> str:
         if isinstance(value, float):
@@ -214,7 +220,7 @@ def frame_html(frame: pd.DataFrame, title: str, intro: str, decimals: int = 3, c
         f'<tr data-status="{escape(getattr(r, "status", ""))}">' + "".join(cell(v) for v in r) + "</tr>"
         for r in frame.itertuples(index=False)
     )
-    table = data_table(list(frame.columns), [rows])
+    table = data_table(list(frame.columns), [rows], "fit" if fit else "")
     return page(title, intro, table, [], csv=csv)
 
 

@@ -79,6 +79,7 @@ def write_conditions(study: dict, raw_paths: dict[str, str], outdir: str | Path)
             "their sources; ≠ marks a condition that differs from O's. Empty: not stated."
             + (f" Not read: {'; '.join(warnings)}" if warnings else ""),
             csv=outdir / "conditions.csv",
+            fit=True,
         )
     )
     cells = frame.melt(id_vars=["condition"], value_vars=ids, var_name="column", value_name="note")

@@ -71,16 +71,20 @@ def power_cell(row) -> str:
 
 
 def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.DataFrame | None) -> str:
-    """Per reproduction (every experiment after the first): its size, and per finding its power to recover it."""
+    """Per reproduction (every experiment after the first): its size, and per finding its power to recover it
+    (findings with the same power, or the same reason for none, in one row)."""
     rows = []
     for experiment in experiments[1:]:
         size = size_of(power, experiment) or "not sized by planning (the reason is beside)"
         own = found[found["experiment"] == experiment]
-        for k, row in enumerate(own.itertuples(index=False)):
-            first = f'<td rowspan="{len(own)}">{escape(experiment)}</td><td rowspan="{len(own)}">{escape(size)}</td>'
+        said = {}  # findings with the same power or the same reason share a row
+        for row in own.itertuples(index=False):
+            said.setdefault(power_cell(row), []).append(row.finding)
+        for k, (cell, findings) in enumerate(said.items()):
+            first = f'<td rowspan="{len(said)}">{escape(experiment)}</td><td rowspan="{len(said)}">{escape(size)}</td>'
             rows.append(
-                f"<tr>{first if k == 0 else ''}<td>{escape(row.finding)}</td>"
-                f'<td class="finding">{escape(power_cell(row))}</td></tr>'
+                f"<tr>{first if k == 0 else ''}<td>{escape(', '.join(findings))}</td>"
+                f'<td class="finding">{escape(cell)}</td></tr>'
             )
     head = "<tr><th>reproduction</th><th>size</th><th>finding</th><th>power to recover it</th></tr>"
     return f'<table class="card"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>' if rows else ""
