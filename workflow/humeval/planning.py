@@ -160,20 +160,10 @@ def model_of(simulator, finding: dict, label: str, stated: dict | None):
     return ModelFinding(simulator, finding, label, stated)
 
 
-def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:  # noqa: C901 - shared draws
-    """The power.csv rows of the findings planned from one pilot experiment (they share its simulations)."""
-    study = data.config
-    planning = study.get("planning", {})
-    experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
-    labels = [label_in[f["id"]][experiment] for f in chosen]
-    cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
-    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
-    pilot_size = size[side]
-    people, items, per_item = pilot_size
-    pilot_values = {cell: computed[cell] for cell in cells}
-    source = f"planned from {experiment} ({people} people x {items} items x {per_item:.2f} judgements per item)"
-    rows = []
-    targets = [("planned", None, design) for design in grid(planning, pilot_size, simulator.items_only)]
+def reproduction_targets(experiments, planning, experiment, chosen, label_in, size, known, per_item) -> tuple:
+    """Each reproduction's own design, ``(design, experiment, (people, items, per item))``, from its judgements or
+    from ``planning.sizes``; and the rows of the findings a reproduction does not measure or cannot be sized for."""
+    targets, rows = [], []
     for reproduction, reproduction_side in experiments[1:]:
         unmeasured = [f["id"] for f in chosen if not measures(f, label_in[f["id"]].get(reproduction), known)]
         rows += [
@@ -213,27 +203,121 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
                 for f in chosen
                 if f["id"] not in unmeasured
             ]
-    simulations = planning.get("simulations", SIMULATIONS)
-    methods = planning.get("methods", ["model", "bootstrap"])
-    models = {}  # finding id -> its ModelFinding, or why it has none
+    return targets, rows
+
+
+def finding_models(simulator, chosen, labels, planning) -> dict:
+    """Finding id -> its model (:func:`model_of`), or the reason it has none."""
+    models = {}
     for finding, label in zip(chosen, labels):
         try:
-            if "model" not in methods:
+            if "model" not in planning.get("methods", ["model", "bootstrap"]):
                 raise NotModelled("planning.methods leaves the model out")
             models[finding["id"]] = model_of(
                 simulator, finding, label, planning.get("components", {}).get(finding["id"])
             )
         except NotModelled as reason:
             models[finding["id"]] = str(reason)
-    within = {}  # bootstrap designs: the pilot's people, at most its items -> results
-    for design, _, (e, i, _) in targets:
+    return models
+
+
+def bootstrap_results(simulator, chosen, labels, targets, models, planning, pilot_size, rng) -> dict:
+    """Items -> the bootstrap's simulations at the pilot's people and that many of its items, for each target
+    within the pilot; only at its own size where every finding has a model (the bootstrap then only cross-checks
+    it)."""
+    people, items, _ = pilot_size
+    within = {}
+    for _, _, (e, i, _) in targets:
         if (simulator.items_only or e == people) and i <= items:
             within.setdefault(int(i), None)
-    if not any(isinstance(m, str) for m in models.values()):  # the bootstrap only cross-checks the model
+    if not any(isinstance(m, str) for m in models.values()):
         within = {i: None for i in within if i == items}
-    for i in within if "bootstrap" in methods else ():
+    simulations = planning.get("simulations", SIMULATIONS)
+    for i in within if "bootstrap" in planning.get("methods", ["model", "bootstrap"]) else ():
         within[i] = simulator.power(chosen, labels, i, simulations, rng)
-    within = {key: result for key, result in within.items() if result is not None}
+    return {key: result for key, result in within.items() if result is not None}
+
+
+def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, items_only) -> dict:
+    """The bootstrap's power.csv row of finding ``k`` at one design, or the row saying why it has no power."""
+    held, failed, changed = boot[0][k], boot[1][k], boot[2][k]
+    if not changed:  # no silent 1.0: its cells are not recomputed from the pilot's judgements
+        note = (
+            f"its cells did not change in {simulations} simulations of {experiment}'s judgements "
+            "(they are not computed from them): no power"
+        )
+        return {**common, **shape, "method": "bootstrap", "basis": "observed", "note": note}
+    low, high = wilson(held, simulations)
+    extra = [f"{experiment}'s people each judged once: its items are resampled, not its people"] if items_only else []
+    return {
+        **common,
+        **shape,
+        "method": "bootstrap",
+        "basis": "observed",
+        "effect": effect,
+        "power": held / simulations,
+        "ci_low": low,
+        "ci_high": high,
+        "simulations": simulations,
+        "failed": failed,
+        "note": "; ".join(notes + extra),
+    }
+
+
+def model_rows(model, design_key, planned_bases, common, shape, notes, stated, planning, done) -> list[dict]:
+    """The model's power.csv rows of one finding at one design, one per effect basis. ``done`` caches each design's
+    simulations: common random numbers, one stream per design, the same for every basis and finding, drawn once for
+    all bases (a basis only shifts a mean, so a smaller effect never holds where a larger one did not)."""
+    simulations = planning.get("simulations", MODEL_SIMULATIONS)
+    lay = model.layout(*design_key)
+    if design_key not in done:
+        draws = np.random.default_rng([planning.get("seed", 0), *design_key])
+        done[design_key] = model.power(lay, [value for _, value in planned_bases], simulations, draws)
+    rows = []
+    for (basis, value), result in zip(planned_bases, done[design_key]):
+        low, high = wilson(result["held"], simulations)
+        rows.append(
+            {
+                **common,
+                **shape,
+                "method": "model",
+                "basis": basis,
+                "effect": value,
+                "power": result["held"] / simulations,
+                "ci_low": low,
+                "ci_high": high,
+                "analytic_power": result["analytic"],
+                "mde": result["mde"],
+                "analytic_at_effect_low": model.analytic_at(lay, common["effect_low"]),
+                "analytic_at_effect_high": model.analytic_at(lay, common["effect_high"]),
+                "simulations": simulations,
+                "failed": result["failed"],
+                "note": "; ".join(notes + [BASIS_NOTES[basis]] + stated),
+            }
+        )
+    return rows
+
+
+def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:
+    """The power.csv rows of the findings planned from one pilot experiment (they share its simulations): the
+    designs (:func:`grid`, :func:`reproduction_targets`), each finding's model and the bootstrap's draws, then per
+    finding and design its rows (:func:`bootstrap_row`, :func:`model_rows`)."""
+    study = data.config
+    planning = study.get("planning", {})
+    experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
+    labels = [label_in[f["id"]][experiment] for f in chosen]
+    cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
+    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
+    pilot_size = size[side]
+    people, items, per_item = pilot_size
+    pilot_values = {cell: computed[cell] for cell in cells}
+    source = f"planned from {experiment} ({people} people x {items} items x {per_item:.2f} judgements per item)"
+    targets = [("planned", None, design) for design in grid(planning, pilot_size, simulator.items_only)]
+    own, rows = reproduction_targets(experiments, planning, experiment, chosen, label_in, size, known, per_item)
+    targets += own
+    simulations = planning.get("simulations", SIMULATIONS)
+    models = finding_models(simulator, chosen, labels, planning)
+    within = bootstrap_results(simulator, chosen, labels, targets, models, planning, pilot_size, rng)
     full = within.get(items)
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
@@ -255,7 +339,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
         )
         model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
         why = "" if model else models[finding["id"]]
-        model_simulations, done, beyond = planning.get("simulations", MODEL_SIMULATIONS), {}, ""
+        done, beyond = {}, ""
         stated = ["variance components as stated in planning.components"] if model and model.stated else []
         if model and model.crossed:
             stated.append("its items are judged in both groups: modelled as distinct items per group (conservative)")
@@ -272,72 +356,19 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             }
             boot = within.get(int(i)) if simulator.items_only or e == people else None
             if boot is not None:
-                held, failed, changed = boot[0][k], boot[1][k], boot[2][k]
-                if not changed:  # no silent 1.0: its cells are not recomputed from the pilot's judgements
-                    note = (
-                        f"its cells did not change in {simulations} simulations of {experiment}'s judgements "
-                        "(they are not computed from them): no power"
-                    )
-                    rows.append({**common, **shape, "method": "bootstrap", "basis": "observed", "note": note})
-                else:
-                    low, high = wilson(held, simulations)
-                    extra = (
-                        [f"{experiment}'s people each judged once: its items are resampled, not its people"]
-                        if simulator.items_only
-                        else []
-                    )
-                    rows.append(
-                        {
-                            **common,
-                            **shape,
-                            "method": "bootstrap",
-                            "basis": "observed",
-                            "effect": effect,
-                            "power": held / simulations,
-                            "ci_low": low,
-                            "ci_high": high,
-                            "simulations": simulations,
-                            "failed": failed,
-                            "note": "; ".join(notes + extra),
-                        }
-                    )
-            if model is None:
-                if boot is None and reproduction:
-                    note = f"{reproduction}'s size is not {experiment}'s: only the model plans other sizes, and {why}"
-                    rows.append({**common, **shape, "method": "model", "basis": "observed", "note": note})
-                elif boot is None and not beyond:
-                    beyond = f"designs of other sizes than {experiment}'s people (or more items) are not planned: only the model plans them, and {why}"
-                    rows.append({**common, "design": "planned", "method": "model", "note": beyond})
-                continue
-            lay = model.layout(int(e), int(i), int(j))
-            key = (int(e), int(i), int(j))
-            if key not in done:
-                # common random numbers: one stream per design, the same for every basis and finding, drawn once for
-                # all bases (a basis only shifts a mean, so a smaller effect never holds where a larger one did not)
-                draws = np.random.default_rng([planning.get("seed", 0), int(e), int(i), int(j)])
-                effects = [value for _, value in planned_bases]
-                done[key] = model.power(lay, effects, model_simulations, draws)
-            for (basis, value), result in zip(planned_bases, done[key]):
-                low, high = wilson(result["held"], model_simulations)
                 rows.append(
-                    {
-                        **common,
-                        **shape,
-                        "method": "model",
-                        "basis": basis,
-                        "effect": value,
-                        "power": result["held"] / model_simulations,
-                        "ci_low": low,
-                        "ci_high": high,
-                        "analytic_power": result["analytic"],
-                        "mde": result["mde"],
-                        "analytic_at_effect_low": model.analytic_at(lay, common["effect_low"]),
-                        "analytic_at_effect_high": model.analytic_at(lay, common["effect_high"]),
-                        "simulations": model_simulations,
-                        "failed": result["failed"],
-                        "note": "; ".join(notes + [BASIS_NOTES[basis]] + stated),
-                    }
+                    bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, simulator.items_only)
                 )
+            if model is not None:
+                rows += model_rows(
+                    model, (int(e), int(i), int(j)), planned_bases, common, shape, notes, stated, planning, done
+                )
+            elif boot is None and reproduction:
+                note = f"{reproduction}'s size is not {experiment}'s: only the model plans other sizes, and {why}"
+                rows.append({**common, **shape, "method": "model", "basis": "observed", "note": note})
+            elif boot is None and not beyond:
+                beyond = f"designs of other sizes than {experiment}'s people (or more items) are not planned: only the model plans them, and {why}"
+                rows.append({**common, "design": "planned", "method": "model", "note": beyond})
     return rows
 
 
