@@ -25,6 +25,89 @@ from humeval.summary import (
     with_retrospective_power,
 )
 
+#: Each summary page (an output of rule summary): the output holding its CSV, its title and its sentence.
+PAGES = {
+    "verdict_html": (
+        "verdict",
+        "Verdict per study",
+        (
+            "Per study: the original's findings that hold in each reproduction that measures them, the printed numbers "
+            "the raw data recompute that match, those left unrecomputed for want of raw data or of a measure, the "
+            "study-level QRA3 CV* (%) and each finding not recovered with the power a reproduction of its size had."
+        ),
+    ),
+    "qra_html": (
+        "qra",
+        "QRA Types I and II across studies",
+        "CV* (Type I) and correlations (Type II) with inputs and recipe.",
+    ),
+    "findings_html": (
+        "findings",
+        "Findings per experiment",
+        (
+            "Each finding of the original (claims and planning findings) in every experiment: whether it holds, its "
+            "effect (the smallest margin of its comparisons) with the 95% interval its own test gives, and for a "
+            "reproduction the p of its effect's difference from the original's (difference_p: below 0.05, outside the "
+            "original's prediction interval) and the simulated power a study of its size had to recover the finding at "
+            "the basis power_basis (95% Wilson interval; docs/planning.md)."
+        ),
+    ),
+    "claims_html": (
+        "claims",
+        "Claims (QRA Type IV)",
+        "Each study's headline findings, the verdict on both sides and the numbers behind it.",
+    ),
+    "audit_html": (
+        "audit",
+        "Audit per study",
+        (
+            "How many numbers of each study match, mismatch, are published only, recomputed only or published inputs; "
+            "the evidence classes of the diagnoses (mismatch and published-only notes); the study-level QRA3 CV* over "
+            "the experiments in brackets."
+        ),
+    ),
+    "planning_html": (
+        "planning",
+        "Reproduction planning across studies",
+        (
+            "Per finding, the smallest planned design (evaluators x items) whose simulated power to recover it reaches "
+            "80%, with its 95% Wilson interval; each study's planning/power.csv has every design."
+        ),
+    ),
+    "qra3_html": (
+        "qra3",
+        "QRA3 across studies",
+        "Types I-IV at system, criterion and study level, with notes where a measure is empty.",
+    ),
+}
+
+
+def write_tables(out, frames: dict) -> None:
+    """The summary CSVs (``frames``: output name -> frame) and their Markdown versions."""
+    for name, frame in frames.items():
+        write_csv(frame, getattr(out, name))
+    Path(out.qra_md).write_text("**QRA Types I and II across studies**\n\n" + frame_markdown(frames["qra"]) + "\n")
+    Path(out.claims_md).write_text("**Claims (QRA Type IV)**\n\n" + frame_markdown(frames["claims"]) + "\n")
+    Path(out.audit_md).write_text(
+        "**Audit per study**\n\n" + frame_markdown(frames["audit"]) + "\n\n**Mismatches and their "
+        "diagnoses**\n\n" + frame_markdown(frames["mismatches"]) + "\n"
+    )
+    Path(out.qra3_md).write_text(
+        "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n"
+        + frame_markdown(frames["qra3"])
+        + "\n"
+    )
+
+
+def write_run_page(out, code_version: str, studies: list[str]) -> None:
+    """The run's date, versions, code version and config digest (run.csv and its page). The study files are read
+    as this job reads them; not inputs, so that editing a title reruns no summary."""
+    files = [study_path(snakemake.config, name) for name in studies]
+    metadata = run_metadata(code_version, snakemake.config, files)
+    write_csv(metadata, out.run)
+    intro = "The date, Python and package versions, the code version and the config digest."
+    Path(out.run_html).write_text(frame_html(metadata, "This run", intro, csv=out.run))
+
 
 def main():
     studies, configs = snakemake.params.studies, studies_config(snakemake)
@@ -34,101 +117,32 @@ def main():
     powers = {s: as_numbers(read_csv(p)) for s, p in planned}
     found = findings_summary(audits, configs, powers)
     claims = with_retrospective_power(claims_summary(audits, configs), found)
-    planning = planning_summary(powers)
     counts, mismatches = audit_summary(audits)
+    qra3 = qra3_summary(audits, configs, read_qra3_notes(dict(zip(studies, snakemake.input.qra3))))
+    verdicts = verdict_rows(counts, found, qra3, configs)
+    frames = {
+        "qra": qra,
+        "claims": claims,
+        "planning": planning_summary(powers),
+        "findings": found,
+        "audit": counts,
+        "mismatches": mismatches,
+        "qra3": qra3,
+        "verdict": verdict_frame(verdicts, found),
+    }
     out = snakemake.output
-    write_csv(qra, out.qra)
-    Path(out.qra_md).write_text("**QRA Types I and II across studies**\n\n" + frame_markdown(qra) + "\n")
-    write_csv(claims, out.claims)
-    write_csv(planning, out.planning)
-    write_csv(found, out.findings)
-    Path(out.claims_md).write_text("**Claims (QRA Type IV)**\n\n" + frame_markdown(claims) + "\n")
-    write_csv(counts, out.audit)
-    write_csv(mismatches, out.mismatches)
-    Path(out.audit_md).write_text(
-        "**Audit per study**\n\n" + frame_markdown(counts) + "\n\n**Mismatches and their "
-        "diagnoses**\n\n" + frame_markdown(mismatches) + "\n"
-    )
+    write_tables(out, frames)
     formats = tuple(snakemake.params.formats)
     cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
-    notes = read_qra3_notes(dict(zip(studies, snakemake.input.qra3)))
-    qra3 = qra3_summary(audits, configs, notes)
-    write_csv(qra3, out.qra3)
-    Path(out.qra3_md).write_text(
-        "**QRA3 across studies (Types I-IV; system, criterion, study level)**\n\n" + frame_markdown(qra3) + "\n"
-    )
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
-    verdicts = verdict_rows(counts, found, qra3, configs)
-    verdict = verdict_frame(verdicts, found)
-    write_csv(verdict, out.verdict)
-    pages = {
-        out.verdict_html: (
-            out.verdict,
-            verdict,
-            "Verdict per study",
-            (
-                "Per study: the original's findings that hold in each reproduction that measures them, the printed "
-                "numbers the raw data recompute that match, those left unrecomputed for want of raw data or of a "
-                "measure, the study-level QRA3 CV* (%) and each finding not recovered with the power a reproduction "
-                "of its size had."
-            ),
-        ),
-        out.qra_html: (
-            out.qra,
-            qra,
-            "QRA Types I and II across studies",
-            "CV* (Type I) and correlations (Type II) with inputs and recipe.",
-        ),
-        out.findings_html: (
-            out.findings,
-            found,
-            "Findings per experiment",
-            (
-                "Each finding of the original (claims and planning findings) in every experiment: whether it holds, "
-                "its effect (the smallest margin of its comparisons) with the 95% interval its own test gives, and for "
-                "a reproduction the p of its effect's difference from the original's (difference_p: below 0.05, "
-                "outside the original's prediction interval) and the simulated power a study of its size had to "
-                "recover the finding at the basis power_basis (95% Wilson interval; docs/planning.md)."
-            ),
-        ),
-        out.claims_html: (
-            out.claims,
-            claims,
-            "Claims (QRA Type IV)",
-            "Each study's headline findings, the verdict on both sides and the numbers behind it.",
-        ),
-        out.audit_html: (
-            out.audit,
-            counts.assign(
-                diagnoses=[evidence_counts(audits[s]) for s in counts["study"]],
-                qra3_cv_star=[v["qra3"] for v in verdicts],
-            ),
-            "Audit per study",
-            (
-                "How many numbers of each study match, mismatch, are published only, recomputed only or published "
-                "inputs; the evidence classes of the diagnoses (mismatch and published-only notes); the study-level "
-                "QRA3 CV* over the experiments in brackets."
-            ),
-        ),
-        out.planning_html: (
-            out.planning,
-            planning,
-            "Reproduction planning across studies",
-            (
-                "Per finding, the smallest planned design (evaluators x items) whose simulated power to recover it "
-                "reaches 80%, with its 95% Wilson interval; each study's planning/power.csv has every design."
-            ),
-        ),
-        out.qra3_html: (
-            out.qra3,
-            qra3,
-            "QRA3 across studies",
-            "Types I-IV at system, criterion and study level, with notes where a measure is empty.",
+    shown = {  # the audit page adds the evidence classes and the study-level QRA3 CV*
+        **frames,
+        "audit": counts.assign(
+            diagnoses=[evidence_counts(audits[s]) for s in counts["study"]], qra3_cv_star=[v["qra3"] for v in verdicts]
         ),
     }
-    for path, (csv, frame, title, intro) in pages.items():
-        Path(path).write_text(frame_html(frame, title, intro, csv=csv))
-    code_version = Path(snakemake.input.code_version).read_text().split()[3]
+    for page, (csv, title, intro) in PAGES.items():
+        Path(getattr(out, page)).write_text(frame_html(shown[csv], title, intro, csv=getattr(out, csv)))
     raw = {name: part["raw"] for name, part in configs.items()}
     Path(out.raw_html).write_text(
         frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
@@ -137,18 +151,7 @@ def main():
     for study, card in zip(studies, out.cards, strict=True):
         own = found[found["study"] == study] if "study" in found else found.iloc[:0]
         Path(card).write_text(verdict_card_html(study, own, audits[study], powers.get(study)))
-    # the study files as this job reads them; not inputs, so that editing a title reruns no summary
-    files = [study_path(snakemake.config, name) for name in studies]
-    metadata = run_metadata(code_version, snakemake.config, files)
-    write_csv(metadata, out.run)
-    Path(out.run_html).write_text(
-        frame_html(
-            metadata,
-            "This run",
-            "The date, Python and package versions, the code version and the config digest.",
-            csv=out.run,
-        )
-    )
+    write_run_page(out, Path(snakemake.input.code_version).read_text().split()[3], studies)
 
 
 run(snakemake, main)
