@@ -13,9 +13,9 @@ from pathlib import Path
 import yaml
 
 from humeval.aggregates import aggregate_cells
+from humeval.cell_checks import check_cells
 from humeval.config_checks import (
     check_budgets,
-    check_cells,
     check_conditions,
     check_derived,
     check_experiments,

@@ -1,20 +1,16 @@
 """The study file's cross-reference checks that a schema cannot express, each a function of the study and a
 ``fail(message)`` that raises one line naming the file (:func:`humeval.config.check_references` runs them all
-before any job): published cells and claim operands that name declared cells, experiments, derived frames,
-conditions, figure labels, parameters read from the code, rater selection, ids used as values, format strings
-and budgets."""
+before any job): experiments, derived frames, conditions, figure labels, parameters read from the code, rater
+selection, ids used as values, format strings and budgets; the cells that published numbers, claims and planning
+findings name are checked in :mod:`humeval.cell_checks`."""
 
 from __future__ import annotations
 
 import difflib
-import math
 import re
-
-from humeval.rounding import PRINTED_NUMBER
 
 __all__ = [
     "check_budgets",
-    "check_cells",
     "check_conditions",
     "check_derived",
     "check_experiments",
@@ -290,146 +286,6 @@ def check_parameters(study: dict, fail) -> None:
 
 def _without(entry: dict, *keys: str) -> dict:
     return {k: v for k, v in entry.items() if k not in keys}
-
-
-def check_cells(study: dict, fail) -> None:  # noqa: C901 - one pass over every published cell and operand
-    """Published cells and claim operands name cells that a declared table has (its columns, and its rows
-    where the table lists them), so a misspelled label stops ``snakemake -n`` instead of a later stage."""
-    import difflib
-
-    tables = {t["id"]: t for t in study["tables"]}
-
-    def problem(table: str, row: str, column: str, path: str) -> str | None:
-        if table not in tables:
-            return f"key {path}: table {table!r} is not declared ({sorted(tables)})"
-        spec = tables[table]
-        for what, label, allowed in (("column", column, spec["columns"]), ("row", row, spec.get("rows"))):
-            if allowed is not None and str(label) not in [str(a) for a in allowed]:
-                close = difflib.get_close_matches(str(label), [str(a) for a in allowed], n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                return f"key {path}: {what} {label!r} is not in table {table!r}{hint}"
-        return None
-
-    def check(table: str, row: str, column: str, path: str) -> None:
-        message = problem(table, row, column, path)
-        if message:
-            fail(message)
-
-    # every published cell that names no declared cell, in one line (a renamed row can make a hundred of them)
-    unknown = [
-        (path, message)
-        for k, block in enumerate(study.get("published", []))
-        for row, columns in block["cells"].items()
-        for column in columns
-        if (message := problem(block["table"], str(row), str(column), path := f"published.{k}.cells.{row}.{column}"))
-    ]
-    if unknown:
-        rest = [path for path, _ in unknown[1:]]
-        fail(unknown[0][1] + (f" (and {len(rest)} more cell(s): {', '.join(rest)})" if rest else ""))
-    for k, block in enumerate(study.get("published", [])):
-        for row, columns in block["cells"].items():
-            for column, cell in columns.items():
-                path = f"published.{k}.cells.{row}.{column}"
-                printed = cell.get("value") if isinstance(cell, dict) else cell
-                number = PRINTED_NUMBER.match(str(printed))
-                if number and not math.isfinite(float(number["number"])):
-                    fail(f"key {path}: {printed!r} is not a finite number")
-                cell = cell if isinstance(cell, dict) else {}
-                note, evidence = cell.get("note") or block.get("note"), cell.get("evidence") or block.get("evidence")
-                if note and not evidence:
-                    fail(
-                        f"key {path}: the note needs an evidence class (evidence: reproduced, explained or hypothesis)"
-                    )
-                if evidence == "reproduced" and not cell.get("variant"):
-                    fail(f"key {path}: evidence reproduced needs the variant that reproduces the printed number")
-                if cell.get("variant"):
-                    v = cell["variant"]
-                    check(v["table"], str(v["row"]), str(v["column"]), f"{path}.variant")
-    for k, aggregate in enumerate(study.get("published_aggregates", [])):
-        if not aggregate.get("evidence"):
-            fail(f"key published_aggregates.{k}: the note needs an evidence class (evidence: explained, ...)")
-    for k, entry in enumerate(study.get("qra", [])):
-        if entry["type"] == "correlation" and len(entry.get("rows", [])) < 2:
-            fail(f"key qra.{k}.rows: a correlation needs two or more measurand rows, got {entry.get('rows', [])}")
-        if entry["type"] == "cv_star_pairwise" and entry.get("ci_columns"):
-            check_pairwise_intervals(entry, f"qra.{k}", check, fail)
-        if entry["type"] != "claims":
-            continue
-        labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
-        if entry.get("sides"):
-            check_claim_sides(study, entry, f"qra.{k}", fail)
-            # the first experiment's cells must exist (a later one may not measure the claim: not measured)
-            labels = {"first": next(iter(entry["sides"].values()))}
-        for c, claim in enumerate(entry["claims"]):
-            for m, comparison in enumerate(claim["comparisons"]):
-                for side_key in ("left", "right"):
-                    operand = comparison[side_key]
-                    if isinstance(operand, dict):
-                        for side in labels.values():
-                            cell = {key: str(v).format(side=side) for key, v in operand.items()}
-                            check(
-                                cell["table"],
-                                cell["row"],
-                                cell["column"],
-                                f"qra.{k}.claims.{c}.comparisons.{m}.{side_key}",
-                            )
-            if claim.get("significance"):
-                for side in labels.values():
-                    cell = {key: str(v).format(side=side) for key, v in claim["significance"]["p"].items()}
-                    check(cell["table"], cell["row"], cell["column"], f"qra.{k}.claims.{c}.significance.p")
-
-    planning = study.get("planning", {})
-    ids = [e["id"] for e in study.get("experiments", [])]
-    for key in ("pilot", *(f"labels.{i}" for i in planning.get("labels", {}) if i not in ("original", "reproduction"))):
-        experiment = planning.get(key) if key == "pilot" else key.split(".", 1)[1]
-        if experiment is not None and experiment not in ids:
-            fail(f"key planning.{key}: {experiment!r} is not an experiment id {ids}")
-    # a finding is the original's: its cells must exist for O (a reproduction may not measure every criterion)
-    first = study.get("experiments", [])[:1]
-    labels = planning.get("labels", {})
-    sides = {e["id"]: labels.get(e["id"], labels.get("original", e.get("label", e["id"]))) for e in first}
-    for f, finding in enumerate(planning.get("findings", [])):
-        specs = [
-            (f"comparisons.{m}.{k}", c[k]) for m, c in enumerate(finding["comparisons"]) for k in ("left", "right")
-        ]
-        specs += [("significance.p", finding["significance"]["p"])] if finding.get("significance") else []
-        for where, spec in specs:
-            if isinstance(spec, dict):
-                for side in sides.values():
-                    cell = {key: str(v).format(side=side) for key, v in spec.items()}
-                    check(cell["table"], cell["row"], cell["column"], f"planning.findings.{f}.{where}")
-
-
-def check_claim_sides(study: dict, entry: dict, path: str, fail) -> None:
-    """A claims entry's ``sides`` name experiments, and its table declares the columns it writes (each id, and
-    ``<id>_left``, ``<id>_right``, with ``<id>_p`` where a claim has a test)."""
-    ids = [e["id"] for e in study["experiments"]]
-    unknown = [i for i in entry["sides"] if i not in ids]
-    if unknown:
-        fail(f"key {path}.sides: {unknown} are not experiment ids {ids}")
-    table = next(t for t in study["tables"] if t["id"] == entry["table"])
-    tested = any(claim.get("significance") for claim in entry["claims"])
-    needed = [
-        f"{i}{suffix}" for i in entry["sides"] for suffix in ("", "_left", "_right", *(("_p",) if tested else ()))
-    ]
-    missing = [c for c in needed if c not in [str(c) for c in table["columns"]]]
-    if missing:
-        fail(f"key {path}.sides: the table {entry['table']!r} lacks the column(s) {missing} these claims write")
-
-
-def check_pairwise_intervals(entry: dict, path: str, check, fail) -> None:
-    """The cells a ``cv_star_pairwise`` entry's ``ci_columns`` templates name: one column per system, so each
-    template must say ``{system}``, and each cell must be in its table."""
-    for template in entry["ci_columns"]:
-        if template.replace("{system}", "") == template or "{" in template.replace("{system}", ""):
-            fail(f"key {path}.ci_columns: {template!r} must name each system's column with {{system}} and nothing else")
-    for experiment in entry["experiments"]:
-        label = entry.get("row_labels", {}).get(experiment, experiment)
-        for criterion in entry["criteria"]:
-            if experiment in criterion.get("experiments", entry["experiments"]):
-                for system in criterion["systems"]:
-                    for template in entry["ci_columns"]:
-                        check(entry["table"], f"{criterion['name']}|{label}", template.format(system=system), path)
 
 
 def check_experiments(study: dict, fail) -> None:
