@@ -94,8 +94,78 @@ def validate_against(document: dict, schema_name: str, source: str) -> None:
         )
 
 
-def check_references(study: dict, source: str) -> None:  # noqa: C901 - one flat rule per reference kind
-    """Cross-reference checks a JSON schema cannot express."""
+def check_raw(study: dict, source: str, fail) -> list[str]:
+    """The file is named as the study, every raw URL is one the fetcher accepts, raw ids are unique; the ids."""
+    from humeval.fetch import check_url
+
+    if Path(source).stem != study["name"]:
+        fail(f"key name: {study['name']!r} must equal the file name {Path(source).stem!r}")
+    raw_ids = [r["id"] for r in study["raw"]]
+    for k, entry in enumerate(study["raw"]):
+        try:
+            check_url(entry["url"])
+        except HumevalError as exc:
+            fail(f"key raw.{k}.url: {exc}")
+    if len(set(raw_ids)) != len(raw_ids):
+        fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
+    return raw_ids
+
+
+def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
+    """Each extract entry names a known loader, raw files by id, patterns RE2 accepts, and carries no column under
+    a reserved name."""
+    from humeval.vocabulary import constant
+
+    for k, entry in enumerate(study["extract"]):
+        if entry["loader"] not in loaders:
+            fail(f"key extract.{k}.loader: unknown loader {entry['loader']!r}; known: {sorted(loaders)}")
+        for role, raw_id in entry["inputs"].items():
+            if raw_id not in raw_ids:
+                fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
+        check_patterns(entry.get("params", {}), f"extract.{k}.params", fail)
+        if entry["loader"] == "tabular":
+            reserved = constant("humeval.loaders.tabular", "RESERVED_CARRY")
+            for name in entry.get("params", {}).get("carry", {}) or {}:
+                if name in reserved:
+                    fail(
+                        f"key extract.{k}.params.carry.{name}: the name {name!r} is reserved ({reserved[name]}); carry it under another name"
+                    )
+
+
+def check_exclusions(study: dict, exclusions: dict, fail) -> None:
+    """Each exclusion is known; ``complete_respondents`` (not a variant) has ``missing_value`` after it, which would
+    otherwise drop the unanswered rows before it looks."""
+    named = [entry["exclusion"] for entry in study.get("exclusions", []) if "variant" not in entry]
+    for k, entry in enumerate(study.get("exclusions", [])):
+        if entry["exclusion"] not in exclusions:
+            fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(exclusions)}")
+        if entry["exclusion"] != "complete_respondents" or "variant" in entry:  # a variant reads the tidy rows
+            continue
+        if "missing_value" not in named[named.index("complete_respondents") :]:
+            fail(
+                f"key exclusions.{k}: complete_respondents needs missing_value listed after it "
+                "(add {exclusion: missing_value} below it), or a variant: name"
+            )
+
+
+def check_table_references(study: dict, fail) -> None:
+    """Table ids are unique, and every metric, QRA entry, published block, figure and printed count table names a
+    declared table (or one a qra3 entry writes: a printed confidence interval of s*, say)."""
+    from humeval.qra3_layout import declared_tables
+
+    table_ids = [t["id"] for t in study["tables"]]
+    if len(set(table_ids)) != len(table_ids):
+        fail("key tables: duplicated table id")
+    table_ids += [t["id"] for entry in study.get("qra3", []) for t in declared_tables(entry)]
+    for key in ("metrics", "qra", "published", "figures", "published_aggregates"):
+        for k, entry in enumerate(study.get(key, [])):
+            if entry["table"] not in table_ids:
+                fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
+
+
+def check_references(study: dict, source: str) -> None:
+    """Cross-reference checks a JSON schema cannot express, in the order a reader meets the keys; the first
+    failure is one line naming the file and the key."""
     from humeval.vocabulary import entries
 
     # the vocabulary is read from the source (nothing imported: validation runs in Snakemake's own process)
@@ -104,66 +174,18 @@ def check_references(study: dict, source: str) -> None:  # noqa: C901 - one flat
     def fail(message: str) -> None:
         raise HumevalError(message, study=study["name"], file=source)
 
-    if Path(source).stem != study["name"]:
-        fail(f"key name: {study['name']!r} must equal the file name {Path(source).stem!r}")
-    raw_ids = [r["id"] for r in study["raw"]]
-    from humeval.fetch import check_url
-
-    for k, entry in enumerate(study["raw"]):
-        try:
-            check_url(entry["url"])
-        except HumevalError as exc:
-            fail(f"key raw.{k}.url: {exc}")
-    if len(set(raw_ids)) != len(raw_ids):
-        fail(f"key raw: duplicated id(s) {sorted({i for i in raw_ids if raw_ids.count(i) > 1})}")
+    raw_ids = check_raw(study, source, fail)
     check_experiments(study, fail)
     check_derived(study, fail)
     check_conditions(study, raw_ids, fail)
     check_figure_labels(study, fail)
-    for k, entry in enumerate(study["extract"]):
-        if entry["loader"] not in LOADERS:
-            fail(f"key extract.{k}.loader: unknown loader {entry['loader']!r}; known: {sorted(LOADERS)}")
-        for role, raw_id in entry["inputs"].items():
-            if raw_id not in raw_ids:
-                fail(f"key extract.{k}.inputs.{role}: {raw_id!r} is not the id of a raw file ({raw_ids})")
-        check_patterns(entry.get("params", {}), f"extract.{k}.params", fail)
-        if entry["loader"] == "tabular":
-            from humeval.vocabulary import constant
-
-            reserved = constant("humeval.loaders.tabular", "RESERVED_CARRY")
-            for name in entry.get("params", {}).get("carry", {}) or {}:
-                if name in reserved:
-                    fail(
-                        f"key extract.{k}.params.carry.{name}: the name {name!r} is reserved ({reserved[name]}); carry it under another name"
-                    )
-    named = [entry["exclusion"] for entry in study.get("exclusions", []) if "variant" not in entry]
-    for k, entry in enumerate(study.get("exclusions", [])):
-        if entry["exclusion"] not in EXCLUSIONS:
-            fail(f"key exclusions.{k}.exclusion: unknown exclusion {entry['exclusion']!r}; known: {sorted(EXCLUSIONS)}")
-        if entry["exclusion"] == "complete_respondents" and "variant" not in entry:  # a variant reads the tidy rows
-            after = "missing_value" in named[named.index("complete_respondents") :]
-            if not after:  # missing_value, first by default, would drop the unanswered rows before it looks
-                fail(
-                    f"key exclusions.{k}: complete_respondents needs missing_value listed after it "
-                    "(add {exclusion: missing_value} below it), or a variant: name"
-                )
-    for k, entry in enumerate(study.get("qra", [])):
-        if entry["type"] not in QRA:
-            fail(f"key qra.{k}.type: unknown QRA type {entry['type']!r}; known: {sorted(QRA)}")
-    for k, entry in enumerate(study.get("metrics", [])):
-        if entry["metric"] not in METRICS:
-            fail(f"key metrics.{k}.metric: unknown metric {entry['metric']!r}; known: {sorted(METRICS)}")
-    table_ids = [t["id"] for t in study["tables"]]
-    if len(set(table_ids)) != len(table_ids):
-        fail("key tables: duplicated table id")
-    from humeval.qra3_layout import declared_tables
-
-    # the tables each qra3 entry writes can be targeted too (a printed confidence interval of s*, say)
-    table_ids += [t["id"] for entry in study.get("qra3", []) for t in declared_tables(entry)]
-    for key in ("metrics", "qra", "published", "figures", "published_aggregates"):
+    check_extract(study, raw_ids, LOADERS, fail)
+    check_exclusions(study, EXCLUSIONS, fail)
+    for key, known, name, what in (("qra", QRA, "type", "QRA type"), ("metrics", METRICS, "metric", "metric")):
         for k, entry in enumerate(study.get(key, [])):
-            if entry["table"] not in table_ids:
-                fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
+            if entry[name] not in known:
+                fail(f"key {key}.{k}.{name}: unknown {what} {entry[name]!r}; known: {sorted(known)}")
+    check_table_references(study, fail)
     for k, aggregate in enumerate(study.get("published_aggregates", [])):
         try:
             aggregate_cells(aggregate)
