@@ -9,6 +9,78 @@ from humeval.report.figures.style import PALETTE, pyplot, save
 __all__ = ["power_figure"]
 
 
+def planned_lines(ax, part: pd.DataFrame, planned: pd.DataFrame, basis: str) -> None:
+    """A panel's planned designs: one line per item count at the headline basis with its Wilson band, and the
+    observed basis dashed in the same colour where the headline is another."""
+    for k, (items, line) in enumerate(planned.groupby("items", sort=True)):
+        colour = PALETTE[k % len(PALETTE)]
+        line = line.sort_values("evaluators")
+        ax.plot(line["evaluators"], line["power"], marker="o", markersize=3, color=colour, label=f"{items:.0f} items")
+        ax.fill_between(line["evaluators"], line["ci_low"], line["ci_high"], color=colour, alpha=0.15, linewidth=0)
+        if basis != "observed":
+            observed = part[
+                (part["design"] == "planned")
+                & (part["basis"] == "observed")
+                & (part["method"] == line["method"].iloc[0])
+                & (part["items"] == items)
+            ].sort_values("evaluators")
+            ax.plot(observed["evaluators"], observed["power"], linestyle="--", linewidth=0.8, color=colour)
+
+
+def reproduction_points(ax, lines: pd.DataFrame, part: pd.DataFrame) -> None:
+    """Each reproduction at its size: a square with its interval, labelled inwards with its size (reproductions
+    of one size are one point, named together)."""
+    actual = lines[lines["design"] != "planned"]
+    actual = actual.groupby(["evaluators", "items", "judgements_per_item"], as_index=False).agg(
+        design=("design", ", ".join),
+        power=("power", "first"),
+        ci_low=("ci_low", "first"),
+        ci_high=("ci_high", "first"),
+    )
+    for n, record in enumerate(actual.itertuples()):
+        ax.errorbar(
+            record.evaluators,
+            record.power,
+            yerr=[[record.power - record.ci_low], [record.ci_high - record.power]],
+            fmt="s",
+            color="black",
+            mfc="white",
+            capsize=2,
+        )
+        size = f"{record.evaluators:.0f}x{record.items:.0f}x{record.judgements_per_item:.0f}"
+        at_right = record.evaluators >= part["evaluators"].max()  # label inwards, inside the panel
+        ax.annotate(
+            f"{record.design}: {size}",
+            (record.evaluators, record.power),
+            textcoords="offset points",
+            xytext=(-6 if at_right else 6, -12 - 9 * n if record.power > 0.5 else 8 + 9 * n),
+            ha="right" if at_right else "left",
+            fontsize=7,
+        )
+
+
+def finding_panel(ax, finding: str, simulated: pd.DataFrame, headlines: pd.DataFrame, target: float) -> None:
+    """One finding's panel: planned lines, reproductions, the target line, ticks at the designs' people."""
+    part = simulated[simulated["finding"] == finding]
+    lines = headlines[headlines["finding"] == finding]
+    planned = lines[lines["design"] == "planned"]
+    kind = part["quantity"].iloc[0] if "quantity" in part else "power"
+    basis = planned["basis"].iloc[0] if "basis" in planned and len(planned) else "observed"
+    planned_lines(ax, part, planned, basis)
+    reproduction_points(ax, lines, part)
+    ax.axhline(target, color="black", linestyle=":", linewidth=0.8)
+    ax.set_xscale("log", base=2)
+    ticks = sorted(set(part["evaluators"].dropna().astype(int)))
+    ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=7, rotation=45 if len(ticks) > 4 else 0)
+    ax.minorticks_off()
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(f"{finding}: {kind} ({basis} effect)", fontsize=9)
+    ax.set_xlabel("people", fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    if planned["items"].nunique() > 0:
+        ax.legend(frameon=False, fontsize=6, loc="best")
+
+
 def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
     """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): one panel per finding, its power (or
     probability of the same direction) against people, one line per item count at the headline basis
@@ -24,64 +96,7 @@ def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("
     for ax in axes.flat[len(findings) :]:
         ax.set_visible(False)
     for ax, finding in zip(axes.flat, findings):
-        part = simulated[simulated["finding"] == finding]
-        lines = headlines[headlines["finding"] == finding]
-        planned = lines[lines["design"] == "planned"]
-        kind = part["quantity"].iloc[0] if "quantity" in part else "power"
-        basis = planned["basis"].iloc[0] if "basis" in planned and len(planned) else "observed"
-        for k, (items, line) in enumerate(planned.groupby("items", sort=True)):
-            colour = PALETTE[k % len(PALETTE)]
-            line = line.sort_values("evaluators")
-            ax.plot(
-                line["evaluators"], line["power"], marker="o", markersize=3, color=colour, label=f"{items:.0f} items"
-            )
-            ax.fill_between(line["evaluators"], line["ci_low"], line["ci_high"], color=colour, alpha=0.15, linewidth=0)
-            if basis != "observed":
-                observed = part[
-                    (part["design"] == "planned")
-                    & (part["basis"] == "observed")
-                    & (part["method"] == line["method"].iloc[0])
-                    & (part["items"] == items)
-                ].sort_values("evaluators")
-                ax.plot(observed["evaluators"], observed["power"], linestyle="--", linewidth=0.8, color=colour)
-        actual = lines[lines["design"] != "planned"]
-        actual = actual.groupby(["evaluators", "items", "judgements_per_item"], as_index=False).agg(
-            design=("design", ", ".join),
-            power=("power", "first"),
-            ci_low=("ci_low", "first"),
-            ci_high=("ci_high", "first"),
-        )  # reproductions of one size are one point, named together
-        for n, record in enumerate(actual.itertuples()):
-            ax.errorbar(
-                record.evaluators,
-                record.power,
-                yerr=[[record.power - record.ci_low], [record.ci_high - record.power]],
-                fmt="s",
-                color="black",
-                mfc="white",
-                capsize=2,
-            )
-            size = f"{record.evaluators:.0f}x{record.items:.0f}x{record.judgements_per_item:.0f}"
-            at_right = record.evaluators >= part["evaluators"].max()  # label inwards, inside the panel
-            ax.annotate(
-                f"{record.design}: {size}",
-                (record.evaluators, record.power),
-                textcoords="offset points",
-                xytext=(-6 if at_right else 6, -12 - 9 * n if record.power > 0.5 else 8 + 9 * n),
-                ha="right" if at_right else "left",
-                fontsize=7,
-            )
-        ax.axhline(target, color="black", linestyle=":", linewidth=0.8)
-        ax.set_xscale("log", base=2)
-        ticks = sorted(set(part["evaluators"].dropna().astype(int)))
-        ax.set_xticks(ticks, [str(t) for t in ticks], fontsize=7, rotation=45 if len(ticks) > 4 else 0)
-        ax.minorticks_off()
-        ax.set_ylim(-0.02, 1.02)
-        ax.set_title(f"{finding}: {kind} ({basis} effect)", fontsize=9)
-        ax.set_xlabel("people", fontsize=8)
-        ax.tick_params(axis="y", labelsize=7)
-        if planned["items"].nunique() > 0:
-            ax.legend(frameon=False, fontsize=6, loc="best")
+        finding_panel(ax, finding, simulated, headlines, target)
     if not findings:  # nothing simulated: say why where the curves would be
         ax = axes.flat[0]
         ax.set_visible(True)
