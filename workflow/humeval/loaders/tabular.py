@@ -227,7 +227,14 @@ def placeholders(spec) -> set[str]:
     return set()
 
 
-def long_rows(  # noqa: C901 - one branch per shape (wide, long, melt)
+def required(value, key: str, shape: str, path: str):
+    """A shape's own parameter: optional in general, required by its shape."""
+    if value is None:
+        raise HumevalError(f"loader tabular: shape {shape!r} needs the parameter {key!r}", file=path)
+    return value
+
+
+def long_rows(
     raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", ""), blocks: list[dict] | None = None
 ) -> pd.DataFrame:
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).
@@ -237,78 +244,81 @@ def long_rows(  # noqa: C901 - one branch per shape (wide, long, melt)
     slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
     base = None if slotted or blocks is not None else base_rows(raw, options, path, role, salt)
     shape = options.get("shape", "wide")
-
-    def needed(key, value):  # shape-specific parameters: optional in general, required by their shape
-        if value is None:
-            raise HumevalError(f"loader tabular: shape {shape!r} needs the parameter {key!r}", file=path)
-        return value
-
     frames = []
     if slotted and shape != "melt":
         raise HumevalError(
             f"loader tabular: column specs with {{placeholders}} need shape melt, not {shape!r}", file=path
         )
     if shape == "wide":
-        base["system"] = system_values(raw, needed("system", options.get("system")), path, "system")
-        for criterion, spec in needed("criteria", options.get("criteria")).items():
+        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
+        for criterion, spec in required(options.get("criteria"), "criteria", shape, path).items():
             column = find_column(columns, spec, path, f"criterion {criterion}")
             frames.append(
                 base.assign(criterion=criterion, value=numeric(raw[column], options, raw["_row"], column, path))
             )
     elif shape == "long":
-        base["system"] = system_values(raw, needed("system", options.get("system")), path, "system")
-        column = find_column(columns, needed("value", options.get("value")), path, "value")
-        criterion = needed("criterion", options.get("criterion"))
+        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
+        column = find_column(columns, required(options.get("value"), "value", shape, path), path, "value")
+        criterion = required(options.get("criterion"), "criterion", shape, path)
         base["criterion"] = (
             raw[find_column(columns, criterion, path, "criterion")] if isinstance(criterion, dict) else criterion
         )
         frames.append(base.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     elif shape == "melt":
-        pattern = config_pattern(needed("columns", options.get("columns")), ignore_case=True)
-        matched = [(c, pattern.search(c)) for c in columns]
-        matched = [(c, m) for c, m in matched if m]
-        if not matched:
-            raise HumevalError(
-                f"no header matches columns pattern {pattern.pattern!r} (first columns: {columns[:8]}; {len(columns)} columns)",
-                file=path,
-            )
-        uses_position = "position" in {n for k in SLOT_KEYS if k in options for n in placeholders(options[k])}
-        if blocks is not None and len(blocks) != len(matched):
-            raise HumevalError(
-                f"join: the positional key file lists {len(blocks)} questions, the export has {len(matched)} "
-                f"matching headers",
-                file=path,
-            )
-        for position, (column, match) in enumerate(matched, 1):
-            groups = {k: v for k, v in match.groupdict().items() if v is not None}
-            slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
-            if uses_position:  # {position}: the header's place among the matched headers (1, 2, ...)
-                groups.setdefault("position", str(position))
-            if uses_position or blocks is not None:  # each header is a question of its own: one judgement each
-                slots.setdefault("position", str(position))
-            if blocks is not None:  # the key file's question, and its place as column position
-                raw = raw.assign(position=str(position), **blocks[position - 1])
-            check_groups_matched(column, set(groups), set(pattern.groupindex), options, path)
-            # a slot layout: column specs with {name} placeholders, filled from this header's named groups
-            local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
-            part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
-            criterion = groups.get("criterion") or options.get("criterion")
-            part["criterion"] = criterion
-            if groups.get("item"):
-                part["item"] = groups["item"]
-            part["system"] = (
-                groups["system"]
-                if groups.get("system")
-                else system_values(raw, needed("system", local.get("system")), path, "system")
-            )
-            if (slots or groups.get("item")) and "judgement" not in options:
-                # one judgement per row, slot (or item named by the header) and criterion
-                keys = [*slots.values(), *([groups["item"]] if groups.get("item") else [])]
-                part["_judgement"] = part["_row"] + f":{'|'.join(keys)}:{criterion}"
-            frames.append(part.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
+        frames = melted_rows(raw, options, path, role, salt, blocks, base, slotted)
     else:
         raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
     return pd.concat(frames, ignore_index=True)
+
+
+def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[pd.DataFrame]:
+    """Shape ``melt``: every header the ``columns`` pattern matches is one judged value per row; its named groups
+    say what it holds (criterion, item, system) or fill the column specs' ``{slot}`` placeholders."""
+    columns = list(raw.columns)
+    pattern = config_pattern(required(options.get("columns"), "columns", "melt", path), ignore_case=True)
+    matched = [(c, pattern.search(c)) for c in columns]
+    matched = [(c, m) for c, m in matched if m]
+    if not matched:
+        raise HumevalError(
+            f"no header matches columns pattern {pattern.pattern!r} (first columns: {columns[:8]}; {len(columns)} columns)",
+            file=path,
+        )
+    uses_position = "position" in {n for k in SLOT_KEYS if k in options for n in placeholders(options[k])}
+    if blocks is not None and len(blocks) != len(matched):
+        raise HumevalError(
+            f"join: the positional key file lists {len(blocks)} questions, the export has {len(matched)} "
+            f"matching headers",
+            file=path,
+        )
+    frames = []
+    for position, (column, match) in enumerate(matched, 1):
+        groups = {k: v for k, v in match.groupdict().items() if v is not None}
+        slots = {k: v for k, v in groups.items() if k not in ("criterion", "item", "system")}
+        if uses_position:  # {position}: the header's place among the matched headers (1, 2, ...)
+            groups.setdefault("position", str(position))
+        if uses_position or blocks is not None:  # each header is a question of its own: one judgement each
+            slots.setdefault("position", str(position))
+        if blocks is not None:  # the key file's question, and its place as column position
+            raw = raw.assign(position=str(position), **blocks[position - 1])
+        check_groups_matched(column, set(groups), set(pattern.groupindex), options, path)
+        # a slot layout: column specs with {name} placeholders, filled from this header's named groups
+        local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
+        part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
+        criterion = groups.get("criterion") or options.get("criterion")
+        part["criterion"] = criterion
+        if groups.get("item"):
+            part["item"] = groups["item"]
+        part["system"] = (
+            groups["system"]
+            if groups.get("system")
+            else system_values(raw, required(local.get("system"), "system", "melt", path), path, "system")
+        )
+        if (slots or groups.get("item")) and "judgement" not in options:
+            # one judgement per row, slot (or item named by the header) and criterion
+            keys = [*slots.values(), *([groups["item"]] if groups.get("item") else [])]
+            part["_judgement"] = part["_row"] + f":{'|'.join(keys)}:{criterion}"
+        frames.append(part.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
+    return frames
 
 
 @register("loader", "tabular")
