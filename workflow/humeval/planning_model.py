@@ -28,6 +28,39 @@ class NotModelled(Exception):
     """Why a finding is not planned from the crossed model (it is bootstrapped within the pilot's size)."""
 
 
+def mean_groups(simulator: Simulator, left: tuple, right: tuple) -> tuple[np.ndarray, int, int]:
+    """The pilot's groups of judgements (by criterion, system and condition) and the two whose means the finding's
+    ``left`` and ``right`` cells are: adding 1 to a group's values moves exactly its cell by 1, and each cell is
+    its group's whole mean (a subset's mean moves by 1 too)."""
+    pilot, base = simulator.pilot, simulator.identity
+    fixed = [c for c in ("criterion", "system", "condition") if c in pilot]
+    group = pd.MultiIndex.from_frame(pilot[fixed].astype(str)).factorize()[0]
+    a = b = None
+    for g in range(group.max() + 1):
+        moved = simulator.shifted(tuple(fixed), g, group)
+        shift = [moved.get(c, np.nan) - base.get(c, np.nan) for c in (left, right)]
+        if np.allclose(shift, [1, 0]):
+            a = g
+        elif np.allclose(shift, [0, 1]):
+            b = g
+    if a is None or b is None:
+        raise NotModelled("its cells are not the means of two groups of judgements")
+    means = pilot.loc[group == a, "value"].mean(), pilot.loc[group == b, "value"].mean()
+    if not np.allclose(means, [base[left], base[right]], rtol=1e-12, atol=0):
+        raise NotModelled("its cells are not the means of whole groups of the pilot's judgements")
+    return group, a, b
+
+
+def t_test_variances(values: np.ndarray, in_a: np.ndarray, in_b: np.ndarray, p: float) -> bool:
+    """Whether the finding's p is Student's (True) or Welch's (False) two-sample t test of the two groups."""
+    from humeval.crossed_model import two_sample_t
+
+    for equal_var in (True, False):
+        if np.isclose(two_sample_t(values[None, :], in_a, in_b, equal_var)[3][0], p, rtol=1e-9, atol=0):
+            return equal_var
+    raise NotModelled("its p is not a two-sample t test of the two groups' judgements")
+
+
 class ModelFinding:
     """A finding of one comparison of two group means (and, where tested, a Student or Welch t test of the same two
     groups' judgements) planned from the crossed model (:mod:`humeval.crossed_model`) fitted to the pilot's ratings
@@ -36,7 +69,7 @@ class ModelFinding:
     with its group only. Raises :class:`NotModelled` with the reason otherwise."""
 
     def __init__(self, simulator: Simulator, finding: dict, label: str, stated: dict | None = None):
-        from humeval.crossed_model import components, two_sample_t
+        from humeval.crossed_model import components
 
         comparisons = finding["comparisons"]
         if len(comparisons) != 1 or not all(isinstance(comparisons[0][k], dict) for k in ("left", "right")):
@@ -49,39 +82,14 @@ class ModelFinding:
         pilot = simulator.pilot
         if (pilot.get("response_type", "rating") != "rating").any():
             raise NotModelled("the pilot's judgements are not all ratings")
-        fixed = [c for c in ("criterion", "system", "condition") if c in pilot]
-        group = pd.MultiIndex.from_frame(pilot[fixed].astype(str)).factorize()[0]
         left, right = cells[0], cells[1]
         base = simulator.identity
-        self.a = self.b = None
-        for g in range(group.max() + 1):
-            moved = simulator.shifted(tuple(fixed), g, group)
-            shift = [moved.get(c, np.nan) - base.get(c, np.nan) for c in (left, right)]
-            if np.allclose(shift, [1, 0]):
-                self.a = g
-            elif np.allclose(shift, [0, 1]):
-                self.b = g
-        if self.a is None or self.b is None:
-            raise NotModelled("its cells are not the means of two groups of judgements")
+        group, self.a, self.b = mean_groups(simulator, left, right)
         in_a, in_b = group == self.a, group == self.b
-        means = pilot.loc[in_a, "value"].mean(), pilot.loc[in_b, "value"].mean()
-        if not np.allclose(means, [base[left], base[right]], rtol=1e-12, atol=0):  # a subset's mean moves by 1 too
-            raise NotModelled("its cells are not the means of whole groups of the pilot's judgements")
         self.test = None
         if finding.get("significance"):
-            p_cell = cells[2]
-            for equal_var in (True, False):
-                if np.isclose(
-                    two_sample_t(pilot["value"].to_numpy()[None, :], in_a, in_b, equal_var)[3][0],
-                    base[p_cell],
-                    rtol=1e-9,
-                    atol=0,
-                ):
-                    self.test = equal_var
-                    break
-            else:
-                raise NotModelled("its p is not a two-sample t test of the two groups' judgements")
-            self.p_cell, self.alpha = p_cell, finding["significance"].get("alpha", 0.05)
+            self.p_cell, self.alpha = cells[2], finding["significance"].get("alpha", 0.05)
+            self.test = t_test_variances(pilot["value"].to_numpy(), in_a, in_b, base[self.p_cell])
         criterion = (
             pilot["criterion"] == pilot.loc[in_a, "criterion"].iloc[0] if "criterion" in pilot else pilot.index >= 0
         )
