@@ -103,6 +103,48 @@ def unshared_items(labelled: pd.DataFrame) -> list[str]:
     ]
 
 
+def type2_cells(table: str, name: str, matrix: pd.DataFrame, systems: list[str]) -> tuple[list, list[str]]:
+    """Type II of one criterion: each pair of experiments' Pearson and Spearman over the systems, and with three
+    or more systems their means and Kendall's W; (cells, notes)."""
+    cells, notes = [], []
+    pairs = pairwise_correlations(matrix)
+    for pair in pairs.itertuples():
+        cells += [
+            (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "pearson", pair.pearson),
+            (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "spearman", pair.spearman),
+        ]
+    if len(systems) >= 3 and pairs[["pearson", "spearman"]].notna().all().all():
+        w, p = kendall_w(matrix.to_numpy())
+        cells += [
+            (table, f"{name}|all", "pearson_mean", float(pairs["pearson"].mean())),
+            (table, f"{name}|all", "spearman_mean", float(pairs["spearman"].mean())),
+            (table, f"{name}|all", "kendall_w", w),
+            (table, f"{name}|all", "kendall_w_p", p),
+        ]
+    else:
+        notes.append(f"{name}: Type II needs three or more systems with varying scores ({len(systems)} systems)")
+    return cells, notes
+
+
+def type3_cells(table, name, spec: dict, entry: dict, kept, included: list[str], labels: dict) -> tuple[list, list]:
+    """Type III of one criterion: Krippendorff's alpha of the experiments' item-level labels (``spec``), over all
+    of them and per pair; (cells, notes)."""
+    cells = []
+    labelled = item_labels(kept, spec, included, labels)
+    notes = [f"{name}: {line}" for line in unshared_items(labelled)]
+    level, domain = spec.get("level", entry.get("level", "ordinal")), spec.get("value_domain")
+    alpha = labels_alpha(labelled, level, domain)
+    if np.isnan(alpha):
+        notes.append(f"{name}: Type III needs two or more experiments labelling the same items")
+    else:
+        cells.append((table, f"{name}|all", "alpha", alpha))
+    for a, b in combinations(included, 2):
+        pair_alpha = labels_alpha(labelled.loc[[a, b]], level, domain)
+        if not np.isnan(pair_alpha):
+            cells.append((f"{table}_pairwise", f"{name}|{a}-{b}", "alpha", pair_alpha))
+    return cells, notes
+
+
 def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict]):
     """One QRA3 table: (cells, notes, tool input rows). ``experiments``: id -> config entry (``label``)."""
     labels = {e: experiments[e].get("label", e) for e in experiments}
@@ -133,22 +175,8 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
             cells += [(table, f"{name}|{system}", k, v) for k, v in measures.items()]
         cells.append((table, f"{name}|all", "cv_star", float(np.mean(system_cv))))
         criterion_cv.append(float(np.mean(system_cv)))
-        pairs = pairwise_correlations(matrix)
-        for pair in pairs.itertuples():
-            cells += [
-                (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "pearson", pair.pearson),
-                (f"{table}_pairwise", f"{name}|{pair.a}-{pair.b}", "spearman", pair.spearman),
-            ]
-        if len(systems) >= 3 and pairs[["pearson", "spearman"]].notna().all().all():
-            w, p = kendall_w(matrix.to_numpy())
-            cells += [
-                (table, f"{name}|all", "pearson_mean", float(pairs["pearson"].mean())),
-                (table, f"{name}|all", "spearman_mean", float(pairs["spearman"].mean())),
-                (table, f"{name}|all", "kendall_w", w),
-                (table, f"{name}|all", "kendall_w_p", p),
-            ]
-        else:
-            notes.append(f"{name}: Type II needs three or more systems with varying scores ({len(systems)} systems)")
+        more, said = type2_cells(table, name, matrix, systems)
+        cells, notes = cells + more, notes + said
         agree, compared = finding_agreements(matrix)
         pooled_agree, pooled_compared = pooled_agree + agree, pooled_compared + compared
         if compared:
@@ -156,19 +184,8 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
         else:
             notes.append(f"{name}: Type IV needs two or more systems to order ({len(systems)} system)")
         if "item_labels" in criterion:
-            spec = criterion["item_labels"]
-            labelled = item_labels(kept, spec, included, labels)
-            notes += [f"{name}: {line}" for line in unshared_items(labelled)]
-            level, domain = spec.get("level", entry.get("level", "ordinal")), spec.get("value_domain")
-            alpha = labels_alpha(labelled, level, domain)
-            if np.isnan(alpha):
-                notes.append(f"{name}: Type III needs two or more experiments labelling the same items")
-            else:
-                cells.append((table, f"{name}|all", "alpha", alpha))
-            for a, b in combinations(included, 2):
-                pair_alpha = labels_alpha(labelled.loc[[a, b]], level, domain)
-                if not np.isnan(pair_alpha):
-                    cells.append((f"{table}_pairwise", f"{name}|{a}-{b}", "alpha", pair_alpha))
+            more, said = type3_cells(table, name, criterion["item_labels"], entry, kept, included, labels)
+            cells, notes = cells + more, notes + said
         else:
             notes.append(f"{name}: no item-level labels configured, so no Type III")
     if criterion_cv:
