@@ -234,43 +234,6 @@ def required(value, key: str, shape: str, path: str):
     return value
 
 
-def long_rows(
-    raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", ""), blocks: list[dict] | None = None
-) -> pd.DataFrame:
-    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).
-    ``blocks``: a positional key file's blocks (:func:`positional_blocks`), the columns the kth melted header
-    takes."""
-    columns = list(raw.columns)
-    slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
-    base = None if slotted or blocks is not None else base_rows(raw, options, path, role, salt)
-    shape = options.get("shape", "wide")
-    frames = []
-    if slotted and shape != "melt":
-        raise HumevalError(
-            f"loader tabular: column specs with {{placeholders}} need shape melt, not {shape!r}", file=path
-        )
-    if shape == "wide":
-        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
-        for criterion, spec in required(options.get("criteria"), "criteria", shape, path).items():
-            column = find_column(columns, spec, path, f"criterion {criterion}")
-            frames.append(
-                base.assign(criterion=criterion, value=numeric(raw[column], options, raw["_row"], column, path))
-            )
-    elif shape == "long":
-        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
-        column = find_column(columns, required(options.get("value"), "value", shape, path), path, "value")
-        criterion = required(options.get("criterion"), "criterion", shape, path)
-        base["criterion"] = (
-            raw[find_column(columns, criterion, path, "criterion")] if isinstance(criterion, dict) else criterion
-        )
-        frames.append(base.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
-    elif shape == "melt":
-        frames = melted_rows(raw, options, path, role, salt, blocks, base, slotted)
-    else:
-        raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
-    return pd.concat(frames, ignore_index=True)
-
-
 def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[pd.DataFrame]:
     """Shape ``melt``: every header the ``columns`` pattern matches is one judged value per row; its named groups
     say what it holds (criterion, item, system) or fill the column specs' ``{slot}`` placeholders."""
@@ -319,6 +282,43 @@ def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[p
             part["_judgement"] = part["_row"] + f":{'|'.join(keys)}:{criterion}"
         frames.append(part.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     return frames
+
+
+def long_rows(
+    raw: pd.DataFrame, options: dict, path: str, role: str = "", salt=("", ""), blocks: list[dict] | None = None
+) -> pd.DataFrame:
+    """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).
+    ``blocks``: a positional key file's blocks (:func:`positional_blocks`), the columns the kth melted header
+    takes."""
+    columns = list(raw.columns)
+    slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
+    base = None if slotted or blocks is not None else base_rows(raw, options, path, role, salt)
+    shape = options.get("shape", "wide")
+    frames = []
+    if slotted and shape != "melt":
+        raise HumevalError(
+            f"loader tabular: column specs with {{placeholders}} need shape melt, not {shape!r}", file=path
+        )
+    if shape == "wide":
+        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
+        for criterion, spec in required(options.get("criteria"), "criteria", shape, path).items():
+            column = find_column(columns, spec, path, f"criterion {criterion}")
+            frames.append(
+                base.assign(criterion=criterion, value=numeric(raw[column], options, raw["_row"], column, path))
+            )
+    elif shape == "long":
+        base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
+        column = find_column(columns, required(options.get("value"), "value", shape, path), path, "value")
+        criterion = required(options.get("criterion"), "criterion", shape, path)
+        base["criterion"] = (
+            raw[find_column(columns, criterion, path, "criterion")] if isinstance(criterion, dict) else criterion
+        )
+        frames.append(base.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
+    elif shape == "melt":
+        frames = melted_rows(raw, options, path, role, salt, blocks, base, slotted)
+    else:
+        raise HumevalError(f"loader tabular: unknown shape {shape!r} (wide, long, melt)", file=path)
+    return pd.concat(frames, ignore_index=True)
 
 
 @register("loader", "tabular")
