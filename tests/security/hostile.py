@@ -5,16 +5,17 @@ digits, 17-digit numbers, email addresses), system labels and experiment labels 
 reStructuredText directives, items and free-text notes that carry raw ids, odd number spellings, a gold flag
 ``+`` that an exclusion matches on, and a HEDS datasheet whose criterion names hold RST directives and whose
 contact fields hold email addresses. Rater ids come in other spellings in some rows (a trailing space, a zero-width
-space, full-width characters: one rater in any spelling; in a quarter of the cases, one rater in upper case in some rows, with
-``participant_case: fold``); a free-text contact column declared ``carry_as: text``
-holds e-mail and IP addresses; labels hold mathtext and braces (a format spec in any string of a study file is
-refused before any job runs, for the whole run: test_hostile_study_files.py). Every other good study writes its
-means' precision as ``010``, YAML 1.1's octal eight and YAML 1.2's ten. A *refused* case plants one defect (an
-empty rater id, a judgement given twice, a value that is no number, one id in two letter cases, a header given
-twice, an e-mail column not declared as text, a key file lacking the key of an item that carries a raw id, or listing
-it twice) and must end its study in one line. Half the good cases join a key file of topics per item (the tabular
-loader's ``join``). Good cases are batched four to a study (experiments O, R1, R2, R3); a refused case has a study of
-its own.
+space, full-width characters: one rater in any spelling; in a quarter of the cases, one rater in upper case in
+some rows, with ``participant_case: fold``); a free-text contact column declared ``carry_as: text`` holds e-mail
+and IP addresses; labels hold mathtext and braces (a format spec in any string of a study file is refused before
+any job runs, for the whole run: test_hostile_study_files.py). Every other good study writes its means' precision
+as ``010``, YAML 1.1's octal eight and YAML 1.2's ten. A *refused* case plants one defect (an empty rater id, a
+judgement given twice, a value that is no number, one id in two letter cases, a header given twice, an e-mail
+column not declared as text, a key file lacking the key of an item that carries a raw id, or listing it twice, an
+item id whose bytes are no UTF-8) and must end its study in one line. Every study draws a bar figure whose title,
+axis and bar labels hold mathtext, braces and markup. Half the good cases join a key file of topics per item (the
+tabular loader's ``join``). Good cases are batched four to a study (experiments O, R1, R2, R3); a refused case has
+a study of its own.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ BAD_KINDS = (
     "undeclared_email",
     "missing_key",
     "doubled_key",
+    "undecodable",
 )
 #: Personal data in the contact column, none of which may reach an output (RFC 5737 and example.net addresses).
 CONTACTS = ("write to jane.roe@example.net", "from 192.0.2.77 at noon", "")
@@ -147,6 +149,8 @@ def case(draw, index: int, bad: str | None = None):
         rows[0][0], rows[-1][0] = mixed, mixed.upper()
     elif bad == "undeclared_email":  # the contact column holds an e-mail address and is carried undeclared
         rows[0][6] = CONTACTS[0]
+    elif bad == "undecodable":  # an item id holding bytes that are no UTF-8 (an encoded lone surrogate, ED A0 80)
+        rows[rng.randrange(len(rows))][1] = "item-\udced\udca0\udc80"
     key = key_file(items, bad, rng) if bad in ("missing_key", "doubled_key") or rng.random() < 0.5 else None
     return {
         "raters": raters,
@@ -188,7 +192,7 @@ def csv_text(rows: list[list[str]], duplicate_header: bool = False, header: list
     writer = csv.writer(out)
     writer.writerow(header + (["score"] if duplicate_header else []))
     writer.writerows([row + [row[3]] for row in rows] if duplicate_header else rows)
-    return out.getvalue().encode()
+    return out.getvalue().encode("utf-8", "surrogateescape")  # undecodable bytes written as they are
 
 
 DATASHEET = {
@@ -309,6 +313,18 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                     "rows": sides,
                     "columns": [f"{s}_{stat}" for s in all_systems for stat in ("mean", "n")],
                     "precision": {f"{s}_{stat}": 2 for s in all_systems for stat in ("mean", "n")},
+                }
+            ],
+            "figures": [  # text from config and data drawn as text: mathtext, braces and markup in every label
+                {
+                    "id": "figure1",
+                    "kind": "bars",
+                    "table": "table1",
+                    "rows": sides[:1],  # O's means (each experiment has systems of its own)
+                    "columns": [f"{s}_mean" for s in group[0]["systems"]],
+                    "labels": {f"{s}_mean": s for s in group[0]["systems"]},
+                    "ylabel": r"mean $\sqrt{x}$ <b>score</b>",
+                    "title": f"Means {MARKUP[-1]} {MARKUP[number % len(MARKUP)]}",
                 }
             ],
             "published": [

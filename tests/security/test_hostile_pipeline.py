@@ -19,7 +19,7 @@ from humeval.intermediate import read_csv
 
 pytestmark = pytest.mark.e2e
 
-GOOD, BAD = 160, 48  # 208 cases: 40 studies of four experiments, 48 studies refused in one line (6 per defect)
+GOOD, BAD = 160, 54  # 214 cases: 40 studies of four experiments, 54 studies refused in one line (6 per defect)
 FORMULA = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -74,8 +74,11 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
         lines = re.findall(r"humeval error in \w+ \{'study': '" + study + r"'\}: [^\n]*", output)
         assert len(lines) == 1, (study, case["bad"], lines)
         assert not [i for i in case["raters"] if i and i in lines[0]], (study, case["bad"], lines[0])  # no raw id
+        if case["bad"] == "undecodable":  # where: the line and byte, not a chunk's offset
+            assert re.search(r"not UTF-8 text: line \d+, byte \d+ \(0xed\)", lines[0]), lines[0]
         assert not (workdir / "results" / study / "numbers.csv").exists()
     for study in made["good"]:
+        assert (workdir / "results" / study / "figures/figure1.png").stat().st_size > 0, study  # text drawn as text
         audit = read_csv(workdir / "results" / study / "numbers.csv")  # as the pipeline reads it back
         tidy = read_csv(workdir / "results" / study / "tidy/judgements.csv")
         raters = tidy.groupby("side")["participant"].nunique()  # one rater in any spelling, and case folded

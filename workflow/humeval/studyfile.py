@@ -255,7 +255,7 @@ STAGE_KEYS: dict[str, tuple[str, ...]] = {
     "tables": ("tables", "rounding", "experiments", "raw"),
     "figures": ("figures",),
     "planning": ("metrics", "systems", "published_aggregates", "derived", "qra", "planning", "experiments"),
-    "summary": ("experiments", "qra", "qra3", "raw", "planning"),
+    "summary": ("experiments", "qra", "qra3", "raw", "planning", "tables"),
 }
 
 #: Top-level study keys no job reads: they are checked before any job runs (:mod:`humeval.config`) or are there

@@ -150,7 +150,8 @@ def main():
     Path(out.overview).write_text(overview_rst(verdicts, audits, raw, misses_with_power(found)))
     for study, card in zip(studies, out.cards, strict=True):
         own = found[found["study"] == study] if "study" in found else found.iloc[:0]
-        Path(card).write_text(verdict_card_html(study, own, audits[study], powers.get(study)))
+        card_html = verdict_card_html(study, own, audits[study], powers.get(study), configs[study].get("tables", []))
+        Path(card).write_text(card_html)
     write_run_page(out, Path(snakemake.input.code_version).read_text().split()[3], studies)
 
 

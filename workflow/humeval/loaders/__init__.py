@@ -9,6 +9,7 @@ with ``loader: <name>``; its module is imported only when used.
 from __future__ import annotations
 
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from humeval.errors import HumevalError
@@ -58,11 +59,9 @@ def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False
     column header given twice is refused in one line naming it (pandas renames the second ``x.1``, so a config
     naming ``x`` would read the first silently), unless ``repeated_headers`` (a form whose questions share one
     header, read by position). A separator is a literal: pandas reads one of several characters as a
-    (backtracking) regular expression, so it is escaped first. Parse errors are pandas' own, for the caller to
-    name."""
+    (backtracking) regular expression, so it is escaped first. Text that is not UTF-8 is one line naming the line
+    and byte where it fails (:func:`undecodable`); other parse errors are pandas' own, for the caller to name."""
     import re
-
-    import pandas as pd
 
     literal = {"sep": re.escape(sep), "engine": "python"} if len(sep) > 1 else {"sep": sep}
     read = {"dtype": str, "keep_default_na": False, "encoding": "utf-8", **literal}
@@ -73,6 +72,40 @@ def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False
         opened = lambda: io.StringIO(text)
     else:
         opened = lambda: path
+    try:
+        return csv_frame(path, opened, read, repeated_headers, options)
+    except UnicodeDecodeError as exc:
+        raise HumevalError(undecodable(path, exc), file=path) from None
+
+
+def undecodable(path, exc: UnicodeDecodeError) -> str:
+    """Where a file that is not UTF-8 first fails to decode, as its line and byte (a chunked reader's own offset
+    names neither).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".csv", delete=False) as f:
+    ...     _ = f.write(b"a,b\\n1,\\xed\\xa0\\x80\\n")
+    >>> undecodable(f.name, UnicodeDecodeError("utf-8", b"", 0, 1, "x"))
+    'not UTF-8 text: line 2, byte 3 (0xed): invalid continuation byte'
+    """
+    if hasattr(path, "read"):
+        return f"not UTF-8 text: {exc.reason}"
+    data = Path(path).read_bytes()
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as first:
+        start = data.rfind(b"\n", 0, first.start) + 1
+        line = data.count(b"\n", 0, first.start) + 1
+        return (
+            f"not UTF-8 text: line {line}, byte {first.start - start + 1} (0x{data[first.start]:02x}): {first.reason}"
+        )
+    return f"not UTF-8 text: {exc.reason}"
+
+
+def csv_frame(path, opened, read: dict, repeated_headers: bool, options: dict):
+    """:func:`read_csv_export`'s reading: the header checked for names given twice, then the whole file."""
+    import pandas as pd
+
     if not repeated_headers and options.get("header", 0) == 0:
         header = pd.read_csv(opened(), header=None, nrows=1, **read)
         names = [str(h) for h in header.iloc[0]] if len(header) else []

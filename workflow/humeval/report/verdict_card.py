@@ -90,14 +90,29 @@ def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.D
     return f'<table class="card"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>' if rows else ""
 
 
-def mismatch_groups(audit: pd.DataFrame) -> str:
-    """The mismatches grouped by diagnosis: count, evidence class in words, the reason, the cells (up to three)."""
+def cell_words(tables: dict, table: str, row: str, column: str) -> str:
+    """A cell as the paper names it: its table's paper name (else its id), row and column by their labels.
+
+    >>> cell_words({"table2": {"paper": "Table 2", "labels": {"likert_total": "Likert, annotated"}}},
+    ...            "table2", "Stux", "likert_total")
+    'Table 2: Stux / Likert, annotated'
+    """
+    spec = tables.get(table, {})
+    words = {str(k): str(v) for k, v in (spec.get("labels") or {}).items()}
+    return f"{spec.get('paper') or table}: {words.get(str(row), row)} / {words.get(str(column), column)}"
+
+
+def mismatch_groups(audit: pd.DataFrame, tables: dict | None = None) -> str:
+    """The mismatches grouped by diagnosis: count, evidence class in words, the reason, the cells (up to three, as
+    the paper names them: :func:`cell_words`)."""
     mismatched = audit[audit["status"] == "mismatch"]
     rows = []
     for note, part in mismatched.groupby(mismatched["note"].fillna(""), sort=False):
         match = EVIDENCE.match(note)
         evidence, reason = (match.group(1), note[match.end() :]) if match else ("", note)
-        cells = ", ".join(f"{t} {r} / {c}" for t, r, c in part[["table", "row", "column"]].head(3).to_numpy())
+        cells = "; ".join(
+            cell_words(tables or {}, *cell) for cell in part[["table", "row", "column"]].head(3).to_numpy()
+        )
         more = f" and {len(part) - 3} more" if len(part) > 3 else ""
         rows.append(
             f'<tr><td class="num">{len(part)}</td><td class="finding">{escape(reason or "no diagnosis")}</td>'
@@ -109,8 +124,11 @@ def mismatch_groups(audit: pd.DataFrame) -> str:
     return f'<table class="card"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
-def verdict_card_html(study: str, found: pd.DataFrame, audit: pd.DataFrame, power: pd.DataFrame | None) -> str:
-    """The card's page (module docstring). ``found``: the study's rows of ``findings.csv``."""
+def verdict_card_html(
+    study: str, found: pd.DataFrame, audit: pd.DataFrame, power: pd.DataFrame | None, tables: list[dict] = ()
+) -> str:
+    """The card's page (module docstring). ``found``: the study's rows of ``findings.csv``; ``tables``: the study's
+    table declarations (how the paper names them and their labels)."""
     counts = audit["status"].value_counts()
     unrecomputed = audit.loc[audit["status"] == "published_only", "unrecomputed"].value_counts()
     parts = [f"<h1>{escape(study)}: verdict</h1>"]
@@ -128,7 +146,7 @@ def verdict_card_html(study: str, found: pd.DataFrame, audit: pd.DataFrame, powe
             f"{int(counts.get('published_only', 0))} are not recomputed ({int(unrecomputed.get('no_raw_data', 0))} for "
             f"want of raw data, {int(unrecomputed.get('no_measure', 0))} for want of a measure).</p>"
         ),
-        mismatch_groups(audit),
+        mismatch_groups(audit, {t["id"]: t for t in tables}),
         (
             '<p class="legend">Colours: green holds or reproduced, red does not hold or differs, no colour not '
             "measured. Power: the probability that a study of the reproduction's size recovers the finding, at the "
