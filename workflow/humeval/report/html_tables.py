@@ -220,7 +220,8 @@ def frame_html(
         f'<tr data-status="{escape(getattr(r, "status", ""))}">' + "".join(cell(v) for v in r) + "</tr>"
         for r in frame.itertuples(index=False)
     )
-    table = data_table(list(frame.columns), [rows], "fit" if fit else "")
+    header = [str(c).replace("_", " ") for c in frame.columns]  # findings_hold reads "findings hold"; the CSV keeps it
+    table = data_table(header, [rows], "fit" if fit else "")
     return page(title, intro, table, [], csv=csv)
 
 
