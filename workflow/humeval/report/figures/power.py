@@ -113,7 +113,9 @@ def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("
         ax.set_axis_off()
     fig.suptitle(
         "Power per finding: solid at the headline effect, dashed at the observed one; dotted: 80%; "
-        "squares: reproductions at their size",
+        "squares: reproductions at their size"
+        if findings
+        else "Reproduction planning: no finding simulated",
         fontsize=9,
     )
     fig.tight_layout()
