@@ -201,11 +201,11 @@ def one_cell_per_group(data, compute, table, by, row, column, labels, where, fra
     """The cells of a by-group metric with one number per group: for each group of ``by`` of the judgements it
     reads (``frame``, ``variant``, ``where``), ``compute`` of the group's rows, values as numbers, in the cell its
     ``row`` and ``column`` templates name."""
-    out = []
-    for keys, part in groups_of(data.rows(frame, variant, where), by):
-        number = compute(part.assign(value=pd.to_numeric(part["value"])))
-        out.append((render(row, keys, labels), render(column, keys, labels), number))
-    return value_frame(table, out)
+
+    def numbers(part: pd.DataFrame) -> dict:
+        return {"value": compute(part.assign(value=pd.to_numeric(part["value"])))}
+
+    return stat_cells_per_group(data, numbers, ["value"], table, by, row, column, labels, where, frame, variant)
 
 
 def stat_cells_per_group(data, compute, stats, table, by, row, column, labels, where, frame, variant) -> pd.DataFrame:
