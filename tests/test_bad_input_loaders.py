@@ -384,8 +384,9 @@ def test_a_lone_surrogate_in_an_export_is_one_line_naming_the_column_and_row(tmp
         extract_study(study, {"ratings": str(export)})
 
 
-def test_a_column_header_given_twice_is_refused_naming_it(tmp_path):
-    """pandas renames a repeated header x.1, so a config naming x read the first of two columns silently."""
+def test_a_repeated_header_is_read_as_pandas_names_it_and_only_an_ambiguous_reference_refused(tmp_path):
+    """pandas renames a repeated header x.1, so a config naming x read the first of two columns silently; a Google
+    Form asks one question under one header 12 times, read as x, x.1, ... (docs/adding-a-study.md, issue 51)."""
     export = tmp_path / "ratings.csv"
     export.write_text("rater,item,score,score\nr1,i1,4,5\n")
     fails(
@@ -393,8 +394,19 @@ def test_a_column_header_given_twice_is_refused_naming_it(tmp_path):
         {"ratings": str(export)},
         SCORE_OF_A,
         "ratings.csv",
-        "header 'score' appears 2 times (columns [3, 4])",
+        "criterion quality: the header 'score' appears 2 times, which pandas names 'score' and 'score.1': name the one",
     )
+    ratings = {"ratings": str(export)}
+    second = function("loader", "tabular")(ratings, "s", "original", **{**SCORE_OF_A, "criteria": {"q": "score.1"}})
+    assert second[0]["value"].tolist() == [5]  # named as pandas names it
+    melt = {"participant": "rater", "item": ["item"], "system": {"value": "A"}, "shape": "melt", "criterion": "q"}
+    both = function("loader", "tabular")(
+        ratings, "s", "original", **{**melt, "columns": r"^(?P<criterion>score(\.\d+)?)$"}
+    )
+    assert both[0][["criterion", "value"]].values.tolist() == [["score", 4], ["score.1", 5]]  # every repeat read
+    fails("tabular", ratings, {**melt, "columns": "^score$"}, "columns pattern: the header 'score' appears 2 times")
+    export.write_text("rater,item,score,score,score.1\nr1,i1,4,5,6\n")  # pandas would number past score.1
+    fails("tabular", ratings, SCORE_OF_A, "'score' appears 2 times and 'score.1' is a header of its own")
     key = tmp_path / "key.csv"
     key.write_text("item,system,system\ni1,A,B\n")
     from humeval.loaders.pairwise_item_key import read_item_key

@@ -17,7 +17,15 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.rounding import printed_bound, r_signif3_half_up, truncate
 
-__all__ = ["COMPARISONS", "UNDIAGNOSED", "UNRECOMPUTED", "audit_study", "build_audit", "status_of"]
+__all__ = [
+    "COMPARISONS",
+    "FULL_PRINTOUT_DIGITS",
+    "UNDIAGNOSED",
+    "UNRECOMPUTED",
+    "audit_study",
+    "build_audit",
+    "status_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -39,19 +47,36 @@ BOUNDS = {
 }
 
 
+#: A number printed to this many significant digits or more is a program's full printout (R and pandas print 15 to
+#: 17): it matches a recomputation that agrees to this many significant digits, since two implementations of one
+#: formula differ in the last bits of a double (Cohen's d printed 0.781480250885911, recomputed 0.781480250885913).
+FULL_PRINTOUT_DIGITS = 12
+
+
 def within_printed_precision(value: float, published: float, precision: int) -> bool:
     """Whether ``value`` prints as ``published`` at ``precision`` decimals: |value - published| at most half a
     unit of the last printed digit. The slack for binary floating point is relative to that unit and to the
     numbers' size, never absolute, so a number printed in scientific notation or below 0.001 is compared at its
     printed significant digits (``4.7e-09`` has precision 10: 4.0e-09 is a mismatch; an absolute 1e-9 slack once
-    let it, and 1e-12 against 3.67e-17, match).
+    let it, and 1e-12 against 3.67e-17, match). A number printed to :data:`FULL_PRINTOUT_DIGITS` (12) or more
+    significant digits matches when the two agree to 12 significant digits: half a unit of the 12th.
 
     >>> within_printed_precision(3.555, 3.56, 2), within_printed_precision(4.0e-09, 4.7e-09, 10)
     (True, False)
     >>> within_printed_precision(4.66e-09, 4.7e-09, 10), within_printed_precision(1e-12, 3.67e-17, 19)
     (True, False)
+    >>> within_printed_precision(0.781480250885913, 0.781480250885911, 15)
+    True
+    >>> within_printed_precision(0.781480250886913, 0.781480250885911, 15)
+    False
     """
+    import math
+
     unit = 0.5 * 10.0**-precision
+    if published and math.isfinite(published):
+        magnitude = math.floor(math.log10(abs(published)))  # 0.78 -> -1: the first significant digit's place
+        if precision + magnitude + 1 >= FULL_PRINTOUT_DIGITS:
+            unit = max(unit, 0.5 * 10.0 ** (magnitude - FULL_PRINTOUT_DIGITS + 1))
     slack = unit * 1e-9 + 4 * 2.220446049250313e-16 * max(abs(value), abs(published))
     return abs(value - published) <= unit + slack
 

@@ -57,8 +57,8 @@ def check_unpacked_size(path: str) -> None:
 def read_csv_export(path: str, *, sep: str = ",", repeated_headers: bool = False, **options):
     """A CSV export as text (``dtype=str``, no value read as missing), the one reader every CSV loader uses. A
     column header given twice is refused in one line naming it (pandas renames the second ``x.1``, so a config
-    naming ``x`` would read the first silently), unless ``repeated_headers`` (a form whose questions share one
-    header, read by position). A separator is a literal: pandas reads one of several characters as a
+    naming ``x`` would read the first silently), unless ``repeated_headers`` (a reader that refuses only an
+    ambiguous reference, as the tabular loader does: a form that asks one question under one header 12 times). A separator is a literal: pandas reads one of several characters as a
     (backtracking) regular expression, so it is escaped first. Text that is not UTF-8 is one line naming the line
     and byte where it fails (:func:`undecodable`); other parse errors are pandas' own, for the caller to name."""
     import re
@@ -103,20 +103,34 @@ def undecodable(path, exc: UnicodeDecodeError) -> str:
 
 
 def csv_frame(path, opened, read: dict, repeated_headers: bool, options: dict):
-    """:func:`read_csv_export`'s reading: the header checked for names given twice, then the whole file."""
+    """:func:`read_csv_export`'s reading: the header checked for names given twice, then the whole file. With
+    ``repeated_headers`` a repeated header is read as pandas names it (``x``, ``x.1``, ..., ``x.<k-1>``, recorded
+    in the frame's ``attrs["repeated_headers"]`` for the caller to refuse an ambiguous reference to ``x``), unless
+    one of those names is also a header of its own: then pandas numbers past it and no name says which is which."""
     import pandas as pd
 
-    if not repeated_headers and options.get("header", 0) == 0:
+    twice, names = [], []
+    if options.get("header", 0) == 0:
         header = pd.read_csv(opened(), header=None, nrows=1, **read)
         names = [str(h) for h in header.iloc[0]] if len(header) else []
         twice = sorted({h for h in names if names.count(h) > 1})
-        if twice:
-            raise HumevalError(
-                f"the column header {twice[0]!r} appears {names.count(twice[0])} times (columns "
-                f"{[k + 1 for k, h in enumerate(names) if h == twice[0]]}): the export's columns must be named apart",
-                file=path,
-            )
-    return pd.read_csv(opened(), **read, **options)
+    if twice and not repeated_headers:
+        raise HumevalError(
+            f"the column header {twice[0]!r} appears {names.count(twice[0])} times (columns "
+            f"{[k + 1 for k, h in enumerate(names) if h == twice[0]]}): the export's columns must be named apart",
+            file=path,
+        )
+    repeated = {h: [h, *(f"{h}.{k}" for k in range(1, names.count(h)))] for h in twice}
+    collide = [(h, n) for h, group in repeated.items() for n in group[1:] if n in names]
+    if collide:
+        raise HumevalError(
+            f"the column header {collide[0][0]!r} appears {names.count(collide[0][0])} times and {collide[0][1]!r} is "
+            "a header of its own: pandas' names for the repeats would not say which column is which",
+            file=path,
+        )
+    frame = pd.read_csv(opened(), **read, **options)
+    frame.attrs["repeated_headers"] = repeated
+    return frame
 
 
 def read_workbook_sheet(path: str, sheet: str, **options):

@@ -44,7 +44,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError, refuse_first
 from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
-from humeval.loaders.tabular_read import find_column, joined, keep_rows, numeric, read_table
+from humeval.loaders.tabular_read import Header, find_column, joined, keep_rows, numeric, read_table, repeated_header
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register
@@ -57,7 +57,7 @@ def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
     if isinstance(spec, dict) and "value" in spec:
         return pd.Series(spec["value"], index=raw.index)
     spec = {"column": spec} if isinstance(spec, str) else spec
-    column = find_column(list(raw.columns), spec, path, what)
+    column = find_column(Header(raw), spec, path, what)
     values = raw[column]
     if "map" in spec:
         refuse_first(
@@ -148,7 +148,7 @@ def participant_values(raw: pd.DataFrame, spec, path: str, role: str) -> pd.Seri
         else:
             raise HumevalError(f"participant: from {spec['from']!r} must be file or role", file=path)
         return pd.Series(value, index=raw.index)
-    return raw[find_column(list(raw.columns), spec, path, "participant")]
+    return raw[find_column(Header(raw), spec, path, "participant")]
 
 
 def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tuple[str, str]) -> pd.DataFrame:
@@ -156,7 +156,7 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
     side :func:`pseudonyms` key it with), item, row, judgement, system_b, carried columns. An item, judgement or
     carried column built from the participant column holds the same pseudonym, never the raw id; an empty
     participant is an error."""
-    columns = list(raw.columns)
+    columns = Header(raw)
     rater = participant_values(raw, options["participant"], path, role)
     empty = rater.astype(str).str.strip() == ""
     if empty.any():
@@ -237,7 +237,7 @@ def required(value, key: str, shape: str, path: str):
 def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[pd.DataFrame]:
     """Shape ``melt``: every header the ``columns`` pattern matches is one judged value per row; its named groups
     say what it holds (criterion, item, system) or fill the column specs' ``{slot}`` placeholders."""
-    columns = list(raw.columns)
+    columns = Header(raw)
     pattern = config_pattern(required(options.get("columns"), "columns", "melt", path), ignore_case=True)
     matched = [(c, pattern.search(c)) for c in columns]
     matched = [(c, m) for c, m in matched if m]
@@ -246,6 +246,10 @@ def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[p
             f"no header matches columns pattern {pattern.pattern!r} (first columns: {columns[:8]}; {len(columns)} columns)",
             file=path,
         )
+    names = {c for c, _ in matched}
+    for first, group in columns.repeated.items():  # x matched but not x.1: one of k columns read as if it were all
+        if first in names and not names.issuperset(group):
+            repeated_header(columns, first, path, "columns pattern")
     uses_position = "position" in {n for k in SLOT_KEYS if k in options for n in placeholders(options[k])}
     if blocks is not None and len(blocks) != len(matched):
         raise HumevalError(
@@ -290,7 +294,7 @@ def long_rows(
     """One tidy row per judged value, before ids: participant, item, system, criterion, value (+ carried).
     ``blocks``: a positional key file's blocks (:func:`positional_blocks`), the columns the kth melted header
     takes."""
-    columns = list(raw.columns)
+    columns = Header(raw)
     slotted = has_placeholder([options.get(k) for k in SLOT_KEYS])  # a slot layout: built per matched header
     base = None if slotted or blocks is not None else base_rows(raw, options, path, role, salt)
     shape = options.get("shape", "wide")
@@ -465,10 +469,12 @@ def load(
         if join and role == join["role"]:
             continue
         raw = read_table(path, options)
+        repeated = raw.attrs.get("repeated_headers", {})
         raw["_row"] = f"{role}:" + pd.Series(range(2, len(raw) + 2), index=raw.index).astype(str)
         if key is not None:
             raw = joined_with_key(raw, key, join, path)
         raw = keep_rows(raw, options.get("where", {}), path)
+        raw.attrs = {"repeated_headers": repeated}  # a join's merge keeps no attrs: the header's repeats, again
         rows = long_rows(raw, options, path, role, (study, side), blocks)
         if "_judgement" not in rows:
             rows["_judgement"] = rows["_row"] + (":" + rows["criterion"].astype(str) if response_type != "rank" else "")

@@ -11,7 +11,7 @@ from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, read_workbook_sheet
 from humeval.patterns import config_pattern
 
-__all__ = ["columns_hint", "find_column", "joined", "keep_rows", "numeric", "read_table"]
+__all__ = ["Header", "columns_hint", "find_column", "joined", "keep_rows", "numeric", "read_table", "repeated_header"]
 
 FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
@@ -31,14 +31,41 @@ def columns_hint(columns: list[str], wanted: str) -> str:
     return f"{shown}; {len(columns)} columns"
 
 
+class Header(list):
+    """An export's column names, with the headers it repeats as pandas names them (``{x: [x, x.1, ...]}``, from
+    :func:`humeval.loaders.csv_frame`), so that a reference to a repeated ``x`` is refused, not read as the first."""
+
+    def __init__(self, frame: pd.DataFrame):
+        super().__init__(str(c) for c in frame.columns)
+        self.repeated = dict(frame.attrs.get("repeated_headers", {}))
+
+
+def repeated_header(columns, column: str, path: str, what: str) -> None:
+    """Refuse ``column`` when it is a header the export repeats: pandas reads only the first of the k columns
+    under ``x``, and names the others ``x.1`` ... ``x.<k-1>``."""
+    group = getattr(columns, "repeated", {}).get(column)
+    if group:
+        import re
+
+        raise HumevalError(
+            f"{what}: the header {column!r} appears {len(group)} times, which pandas names "
+            f"{' and '.join(map(repr, group)) if len(group) < 4 else f'{group[0]!r}, {group[1]!r}, ... {group[-1]!r}'}"
+            f": name the one you mean as such, or read them all with a columns pattern such as "
+            f"'^{re.escape(column)}(\\.\\d+)?$'",
+            file=path,
+        )
+
+
 def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> str:
-    """The header a spec names: ``name`` or ``{column: name}`` exactly, or ``{pattern: regex}`` matching one."""
+    """The header a spec names: ``name`` or ``{column: name}`` exactly, or ``{pattern: regex}`` matching one; a
+    header the export repeats is refused (:func:`repeated_header`)."""
     spec = {"column": spec} if isinstance(spec, str) else spec
     if "column" in spec:
         if spec["column"] not in columns:
             raise HumevalError(
                 f"{what}: no column {spec['column']!r} ({columns_hint(columns, spec['column'])})", file=path
             )
+        repeated_header(columns, spec["column"], path, what)
         return spec["column"]
     pattern = config_pattern(spec["pattern"], ignore_case=True)
     hits = [c for c in columns if pattern.search(c)]
@@ -46,6 +73,7 @@ def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> s
         raise HumevalError(
             f"{what}: pattern {spec['pattern']!r} matches {len(hits)} headers {hits}, not one", file=path
         )
+    repeated_header(columns, hits[0], path, what)
     return hits[0]
 
 
@@ -85,8 +113,8 @@ def read_table(path: str, options: dict) -> pd.DataFrame:
             frame = read_json_lines(path)
         else:
             sep = options.get("sep", "\t" if kind == "tsv" else ",")
-            repeated = bool((options.get("join") or {}).get("positional"))  # questions that share one header
-            frame = read_csv_export(path, sep=sep, repeated_headers=repeated)
+            # a header given k times is read as pandas names it; only an ambiguous reference is refused (Header)
+            frame = read_csv_export(path, sep=sep, repeated_headers=True)
     except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError, ValueError) as exc:
         if isinstance(exc, HumevalError):
             raise
@@ -108,7 +136,7 @@ def joined(frame: pd.DataFrame, columns: list[str]) -> pd.Series:
 
 def keep_rows(raw: pd.DataFrame, where: dict, path: str) -> pd.DataFrame:
     for name, wanted in where.items():
-        column = find_column(list(raw.columns), name, path, "where")
+        column = find_column(Header(raw), name, path, "where")
         wanted = wanted if isinstance(wanted, list) else [wanted]
         raw = raw[raw[column].isin([str(w) for w in wanted])]
     return raw
