@@ -1,0 +1,42 @@
+"""Tukey's HSD pair by pair (humeval.metrics.significance.tukey_hsd_pairs) against scipy.stats.tukey_hsd itself:
+every p-value and interval to the bit, equal and unequal group sizes, and the same refusals."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from humeval.metrics.significance import k_sample_tests, tukey_hsd_pairs
+
+
+@pytest.mark.parametrize("sizes", [(6, 6, 6), (5, 9, 7, 12), (3, 4, 30, 8, 2)])
+def test_every_pair_equals_scipys_tukey_hsd(sizes):
+    rng = np.random.default_rng(sum(sizes))
+    arrays = [rng.normal(loc=0.3 * g, size=n).round(1) for g, n in enumerate(sizes)]
+    result = stats.tukey_hsd(*arrays)
+    interval = result.confidence_interval(0.95)
+    pairs = tukey_hsd_pairs(arrays)
+    assert len(pairs) == len(sizes) * (len(sizes) - 1) // 2
+    for i, j, p, radius in pairs:
+        assert p == result.pvalue[i, j]
+        difference = arrays[i].mean() - arrays[j].mean()
+        assert difference - radius == pytest.approx(interval.low[i, j], rel=0, abs=1e-12)
+        assert difference + radius == pytest.approx(interval.high[i, j], rel=0, abs=1e-12)
+
+
+def test_the_printed_order_signs_the_difference_and_its_interval_as_statsmodels_prints_them():
+    samples = {"a": np.array([1.0, 2, 3, 4]), "b": np.array([2.0, 4, 5, 6]), "c": np.array([6.0, 7, 9, 9])}
+    mine = {(t, s): v for t, s, v in k_sample_tests(samples, ["tukey"], printed=True)}
+    result = stats.tukey_hsd(*samples.values())
+    interval = result.confidence_interval(0.95)
+    assert mine[("a vs c", "diff")] == pytest.approx(samples["c"].mean() - samples["a"].mean())
+    assert mine[("a vs c", "ci_low")] == pytest.approx(interval.low[2, 0], abs=1e-12)
+    assert mine[("a vs c", "p")] == result.pvalue[0, 2]
+
+
+@pytest.mark.parametrize("arrays", [[[1.0, 2.0]], [[1.0], [2.0, 3.0]], [[1.0, np.inf], [2.0, 3.0]]])
+def test_what_scipy_refuses_is_refused(arrays):
+    arrays = [np.asarray(a) for a in arrays]
+    with pytest.raises(ValueError):
+        stats.tukey_hsd(*arrays)
+    with pytest.raises(ValueError):
+        tukey_hsd_pairs(arrays)
