@@ -494,3 +494,28 @@ def test_a_finding_that_names_no_side_is_refused_before_planning_gives_it_power(
     ) as info:
         load_study(yao_variant(tmp_path, change))
     assert 'row: "{side}"' in str(info.value) and "\n" not in str(info.value)
+
+
+def test_every_schema_problem_of_a_file_is_listed_at_once(tmp_path):
+    """Three mistakes in one study file: one refusal naming all three (it named the first and "1 more problem(s)",
+    so a researcher ran -n once per mistake); more than ten are counted past the tenth."""
+
+    def three(study):
+        study["title"] = 5
+        study["experiments"][0]["label"] = ["O"]
+        study["extract"][0]["loader"] = 7
+
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(TOY, tmp_path, three))
+    message = str(info.value)
+    assert message.count("key ") >= 3 and "problems: " in message and "\n" not in message
+    for key in ("key title:", "key experiments.0.label:", "key extract.0.loader:"):
+        assert key in message, message
+
+    def twelve(study):
+        for entry in study["metrics"][:12]:
+            entry["table"] = 5
+
+    (tmp_path / "more").mkdir()
+    with pytest.raises(HumevalError, match=r"^.*12 problems: .*; and 2 more problem\(s\)$"):
+        load_study(study_variant(TOY, tmp_path / "more", twelve))

@@ -32,7 +32,7 @@ from humeval.findings import check_findings_name_a_side
 from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
-__all__ = ["CHANGED_DEFAULTS", "changed_default_notices", "load_study", "schema", "validate_against"]
+__all__ = ["CHANGED_DEFAULTS", "MAX_PROBLEMS", "changed_default_notices", "load_study", "schema", "schema_problem", "validate_against"]
 
 
 def schema_dir() -> Path:
@@ -62,36 +62,43 @@ def _validator(name: str):
     return jsonschema.Draft202012Validator(schema(name))
 
 
-def validate_against(document: dict, schema_name: str, source: str) -> None:
-    """Validate ``document`` against a schema of ``workflow/schemas``; one clear error per problem."""
-    validator = _validator(schema_name)
-    errors = sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
-    if errors:
-        error = errors[0]
-        key = ".".join(str(p) for p in error.absolute_path) or "(top level)"
-        expected = error.schema.get("description", "")
-        if error.validator == "anyOf" and all(set(option) == {"required"} for option in error.validator_value):
-            names = " or ".join(repr(k) for option in error.validator_value for k in option["required"])
-            raise HumevalError(f"key {key}: needs {names}", file=source)
-        if error.validator == "required":
-            missing = next((k for k in error.validator_value if k not in error.instance), None)
-            key = f"{key}.{missing}" if error.absolute_path else str(missing)
-            expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
-        if error.validator == "additionalProperties":
-            from humeval.vocabulary import unknown_keys
+#: The most schema problems one refusal lists: a study file's problems arrive at once, not one run at a time.
+MAX_PROBLEMS = 10
 
-            allowed = list(error.schema.get("properties", {}))
-            message = (
-                unknown_keys(error.instance, allowed, ".".join(str(s) for s in error.absolute_path))
-                if allowed
-                else None
-            )
-            if message:
-                raise HumevalError(message, file=source)
-        more = f" (and {len(errors) - 1} more problem(s))" if len(errors) > 1 else ""
-        raise HumevalError(
-            f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "") + more, file=source
+
+def validate_against(document: dict, schema_name: str, source: str) -> None:
+    """Validate ``document`` against a schema of ``workflow/schemas``: every problem (up to :data:`MAX_PROBLEMS`)
+    in one refusal, each naming its key and what was expected, in the file's key order."""
+    validator = _validator(schema_name)
+    errors = sorted(validator.iter_errors(document), key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path])
+    if errors:
+        problems = list(dict.fromkeys(schema_problem(error) for error in errors))
+        more = f"; and {len(problems) - MAX_PROBLEMS} more problem(s)" if len(problems) > MAX_PROBLEMS else ""
+        lead = f"{len(problems)} problems: " if len(problems) > 1 else ""
+        raise HumevalError(lead + "; ".join(problems[:MAX_PROBLEMS]) + more, file=source)
+
+
+def schema_problem(error) -> str:
+    """One schema error in words: the key, what is wrong and what the schema expects there."""
+    key = ".".join(str(p) for p in error.absolute_path) or "(top level)"
+    expected = error.schema.get("description", "")
+    if error.validator == "anyOf" and all(set(option) == {"required"} for option in error.validator_value):
+        names = " or ".join(repr(k) for option in error.validator_value for k in option["required"])
+        return f"key {key}: needs {names}"
+    if error.validator == "required":
+        missing = next((k for k in error.validator_value if k not in error.instance), None)
+        key = f"{key}.{missing}" if error.absolute_path else str(missing)
+        expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
+    if error.validator == "additionalProperties":
+        from humeval.vocabulary import unknown_keys
+
+        allowed = list(error.schema.get("properties", {}))
+        message = (
+            unknown_keys(error.instance, allowed, ".".join(str(s) for s in error.absolute_path)) if allowed else None
         )
+        if message:
+            return message
+    return f"key {key}: {error.message}" + (f". Expected: {expected}" if expected else "")
 
 
 def check_raw(study: dict, source: str, fail) -> list[str]:
