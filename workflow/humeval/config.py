@@ -32,7 +32,15 @@ from humeval.findings import check_findings_name_a_side
 from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
-__all__ = ["CHANGED_DEFAULTS", "MAX_PROBLEMS", "changed_default_notices", "load_study", "schema", "schema_problem", "validate_against"]
+__all__ = [
+    "CHANGED_DEFAULTS",
+    "MAX_PROBLEMS",
+    "changed_default_notices",
+    "load_study",
+    "schema",
+    "schema_problem",
+    "validate_against",
+]
 
 
 def schema_dir() -> Path:
