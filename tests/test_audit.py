@@ -169,3 +169,26 @@ def test_a_published_only_number_says_why_it_is_not_recomputed():
     assert audit.loc[("a", "orig"), "unrecomputed"] == "no_raw_data"
     assert audit.loc[("b", "orig"), "note"] == UNRECOMPUTED and audit.loc[("b", "orig"), "unrecomputed"] == ""
     assert "difference" not in UNRECOMPUTED and audit.loc[("b", "repro"), "unrecomputed"] == ""
+
+
+@pytest.mark.parametrize("sides", [{"O": "O", "R1": "R1"}, {"R1": "R1", "O": "O"}])
+def test_a_claims_sides_in_any_order_give_the_same_verdicts(sides):
+    """A study file listing R1 before O swapped original and reproduction in the claims summary (issue 52): the
+    sides are read in the study's order of experiments, whatever the order of the file's keys."""
+    from humeval.summary import claims_summary
+
+    audit = pd.DataFrame(
+        {
+            "table": "claims",
+            "row": ["K1", "K1"],
+            "column": ["O", "R1"],
+            "value": [1.0, 0.0],
+        }
+    )
+    study = {
+        "experiments": [{"id": "O"}, {"id": "R1"}],
+        "qra": [{"type": "claims", "table": "claims", "sides": sides, "claims": [{"id": "K1", "text": "A beats B"}]}],
+    }
+    row = claims_summary({"s": audit}, {"s": study}).iloc[0]
+    assert (row["experiment"], row["original_holds"], row["reproduction_holds"]) == ("R1", "yes", "no")
+    assert row["replicated"] == "no"

@@ -519,3 +519,14 @@ def test_every_schema_problem_of_a_file_is_listed_at_once(tmp_path):
     (tmp_path / "more").mkdir()
     with pytest.raises(HumevalError, match=r"^.*12 problems: .*; and 2 more problem\(s\)$"):
         load_study(study_variant(TOY, tmp_path / "more", twelve))
+
+
+def test_a_claim_whose_sides_share_a_text_is_refused_naming_them(tmp_path):
+    """``sides: {O: O, R1: O}`` (a copy-paste slip) judged R1 on O's cells with no message (issue 52)."""
+
+    def slip(study):
+        entry = next(e for e in study["qra"] if e["type"] == "claims" and isinstance(e.get("sides"), dict))
+        entry["sides"] = {"O": "O", "R1": "O", "R2": "R2"}
+
+    with pytest.raises(HumevalError, match=r"sides: experiments \['O', 'R1'\] both read the cells of \{side\} = 'O'"):
+        load_study(study_variant(TOY, tmp_path, slip))

@@ -96,7 +96,8 @@ def check_claim_cells(study: dict, entry: dict, k: int, check, fail) -> None:
     labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
     if entry.get("sides"):
         check_claim_sides(study, entry, f"qra.{k}", fail)
-        labels = {"first": next(iter(entry["sides"].values()))}
+        first = next(e["id"] for e in study["experiments"] if e["id"] in entry["sides"])  # the study's order
+        labels = {"first": entry["sides"][first]}
     for c, claim in enumerate(entry["claims"]):
         for m, comparison in enumerate(claim["comparisons"]):
             for side_key in ("left", "right"):
@@ -143,6 +144,14 @@ def check_claim_sides(study: dict, entry: dict, path: str, fail) -> None:
     unknown = [i for i in entry["sides"] if i not in ids]
     if unknown:
         fail(f"key {path}.sides: {unknown} are not experiment ids {ids}")
+    texts = [str(t) for t in entry["sides"].values()]
+    twice = next((t for t in texts if texts.count(t) > 1), None)
+    if twice is not None:  # {O: original, R1: original}: R1 would be judged on O's cells
+        shared = [i for i, t in entry["sides"].items() if str(t) == twice]
+        fail(
+            f"key {path}.sides: experiments {shared} both read the cells of {{side}} = {twice!r}: each experiment "
+            "names the text of its own cells"
+        )
     table = next(t for t in study["tables"] if t["id"] == entry["table"])
     tested = any(claim.get("significance") for claim in entry["claims"])
     needed = [

@@ -60,8 +60,8 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
             if part.empty:
                 continue
             cells = part.set_index(["row", "column"])["value"]
-            sides = entry.get("sides")
-            columns = list(sides) if sides else ["original", "reproduction"]
+            sides = entry.get("sides")  # in the study's order of experiments, whatever the file's order of keys
+            columns = [e for e in experiments if e in sides] if sides else ["original", "reproduction"]
             reproductions = columns[1:] if sides else experiments[1:2]
             for claim in entry["claims"]:
                 for experiment, column in zip(reproductions, columns[1:]):
