@@ -1,8 +1,8 @@
 """The promise of docs/adding-a-study.md, tested: adding a study, or one more experiment to an existing study, breaks
 no test that does not check that study's printed numbers.
 
-A copy of the project gets six synthetic studies (the template under new names, twelve studies in all; its export
-in the test mirror ``.test/raw``) and a fifth experiment in the yao study (R4: a second reading of R3's export, as a
+A copy of the project gets six synthetic studies (the template under new names, fifteen studies in all; its export
+in the test mirror ``.test/raw``) and one more experiment in the yao study (R5: a second reading of R3's export, as a
 researcher adds a reproduction: an experiment, an extract entry, its rows in the tables). The whole pipeline and
 the report run there, and then every test that reads the shared full run (``full_run``) runs against that copy
 (``HUMEVAL_FULL_RUN``).
@@ -18,7 +18,7 @@ from helpers import CI_LIMIT, REPO, copy_project, raw_source, run_snakemake
 
 pytestmark = pytest.mark.e2e
 
-#: Six studies added from the template (twelve in all): the report's front page, verdict cards and layout are then
+#: Six studies added from the template (fifteen in all): the report's front page, verdict cards and layout are then
 #: checked (test_e2e_report, test_e2e_console) with more studies than the front page lists (its rows move to
 #: summary-verdict.html) at 1280x800 and 1920x1080.
 NEW_STUDIES = [f"example-2026-another-ranking-{k}" for k in range(1, 7)]
@@ -30,6 +30,7 @@ FULL_RUN_TESTS = [
     "test_e2e_hosking.py",
     "test_e2e_liu.py",
     "test_e2e_markdown.py",
+    "test_e2e_new_studies.py",
     "test_e2e_privacy.py",
     "test_e2e_r_crosscheck.py",
     "test_e2e_report.py",
@@ -41,15 +42,17 @@ FULL_RUN_TESTS = [
 
 
 def add_an_experiment_to_yao(study: dict) -> None:
-    """R4: R3's export read again as a new reproduction, with its rows in the tables that list rows by experiment."""
-    study["experiments"].append({"id": "R4", "label": "R4", "citation": "A synthetic fifth experiment (R3's data)."})
+    """One more reproduction (R5 while yao ships four): R3's export read again as a new experiment, with its rows in
+    the tables that list rows by experiment."""
+    new = f"R{sum(e['id'].startswith('R') for e in study['experiments']) + 1}"
+    study["experiments"].append({"id": new, "label": new, "citation": "A synthetic experiment (R3's data)."})
     r3 = next(e for e in study["extract"] if e["side"] == "R3")
-    study["extract"].append({**r3, "side": "R4"})
+    study["extract"].append({**r3, "side": new})
     for table in study["tables"]:
         for key in ("rows", "columns"):
             labels = table.get(key) or []
             table[key] = labels + [
-                "|".join("R4" if part == "R3" else part for part in str(label).split("|"))
+                "|".join(new if part == "R3" else part for part in str(label).split("|"))
                 for label in labels
                 if "R3" in str(label).split("|")
             ]
@@ -81,7 +84,8 @@ def test_adding_a_study_and_an_experiment_breaks_no_test_of_the_full_run(tmp_pat
     report = run_snakemake(workdir, "--report", "results/report.html", env=env)
     assert report.returncode == 0, report.stderr[-3000:]
     assert all((workdir / f"results/{name}/numbers.csv").is_file() for name in NEW_STUDIES)
-    assert len(yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]) == 12
+    shipped = yaml.safe_load((REPO / "config/config.yaml").read_text())["studies"]
+    assert len(yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]) == len(shipped) + 6
     tests = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *FULL_RUN_TESTS],
         cwd=REPO / "tests",
