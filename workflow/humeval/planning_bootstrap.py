@@ -172,6 +172,7 @@ class Simulator:
             exclusions=self.data.exclusions.iloc[:0],
             published=self.data.published,
             config=self.config,
+            wanted=frozenset(self.expected),
         )
 
     def item_totals(self):

@@ -65,6 +65,9 @@ class StudyData:
     #: The value frames the study's earlier metric entries computed (:func:`metrics_study` hands its list over, so
     #: nothing is copied unless read): what ``cell_arithmetic`` reads, as :attr:`computed`.
     computed_frames: list = field(default_factory=list)
+    #: The cells the caller reads, where it reads only some ({(table, row, column)}: a planning bootstrap's
+    #: findings); a metric may skip a costly cell outside them (Tukey's p-values). None: every cell.
+    wanted: frozenset | None = None
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -255,9 +255,11 @@ def studentized_range_sf(q: float, k: int, df: float) -> float:
     return float(stats.studentized_range.sf(q, k, df))
 
 
-def tukey_hsd_pairs(arrays: list[np.ndarray]) -> list[tuple[int, int, float, float]]:
-    """Tukey's HSD (Tukey-Kramer for unequal sizes) for each pair i < j of ``arrays``: (i, j, p, radius), the
-    pair's 95% interval being mean difference +- radius.
+def tukey_hsd_pairs(
+    arrays: list[np.ndarray], wanted: set[tuple[int, int]] | None = None
+) -> list[tuple[int, int, float, float]]:
+    """Tukey's HSD (Tukey-Kramer for unequal sizes) for each pair i < j of ``arrays`` (those of ``wanted``, where
+    given): (i, j, p, radius), the pair's 95% interval being mean difference +- radius.
 
     Notes
     -----
@@ -283,7 +285,9 @@ def tukey_hsd_pairs(arrays: list[np.ndarray]) -> list[tuple[int, int, float, flo
     variances = np.asarray([np.var(a, ddof=1) for a in arrays])
     df = np.sum(sizes) - k
     mse = np.sum(variances * (sizes - 1)) / df
-    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k) if wanted is None or (i, j) in wanted]
+    if not pairs:
+        return []
     first, second = (np.asarray(side) for side in zip(*pairs))
     normalize = 2 / sizes[0] if np.unique(sizes).size == 1 else 1 / sizes[second] + 1 / sizes[first]
     error = np.sqrt(normalize * mse / 2) * np.ones(len(pairs))
@@ -293,7 +297,12 @@ def tukey_hsd_pairs(arrays: list[np.ndarray]) -> list[tuple[int, int, float, flo
 
 
 def k_sample_tests(
-    samples: dict[str, np.ndarray], tests: list[str], *, printed: bool = False, adjust: str = "holm"
+    samples: dict[str, np.ndarray],
+    tests: list[str],
+    *,
+    printed: bool = False,
+    adjust: str = "holm",
+    pairs: set[tuple[int, int]] | None = None,
 ) -> list[tuple[str, str, float]]:
     """(test, stat, value) of tests across the k groups in ``samples`` (scipy.stats): ``anova`` (one-way,
     ``f_oneway``: statistic F, df_between, df_within, p), ``kruskal`` (H, p), ``levene`` (W, p; centre median)
@@ -301,7 +310,7 @@ def k_sample_tests(
     p and the 95% interval; with ``printed``, as statsmodels' ``pairwise_tukeyhsd`` prints it: b - a);
     ``anova_table`` (:func:`anova_table`), ``kruskal_effect`` (eta squared H = (H - k + 1) / (N - k), Tomczak &
     Tomczak 2014), ``dunn`` (:func:`dunn`, p adjusted by ``adjust``) and ``shapiro`` (Shapiro-Wilk W and p per
-    group, ``shapiro|<group>``).
+    group, ``shapiro|<group>``). ``pairs``: the Tukey pairs (i, j), i < j, to compute (all when None).
 
     >>> out = dict(((t, s), v) for t, s, v in k_sample_tests({"a": [1, 2, 3], "b": [2, 3, 4], "c": [6, 7, 8]},
     ...                                                        ["anova"]))
@@ -342,7 +351,7 @@ def k_sample_tests(
             result = stats.kruskal(*arrays) if test == "kruskal" else stats.levene(*arrays)
             out += [(test, "statistic", float(result.statistic)), (test, "p", float(result.pvalue))]
         elif test == "tukey":
-            for i, j, p, radius in tukey_hsd_pairs(arrays):
+            for i, j, p, radius in tukey_hsd_pairs(arrays, pairs):
                 a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
                 difference = arrays[a].mean() - arrays[b].mean()
                 out += [
@@ -354,6 +363,22 @@ def k_sample_tests(
         else:
             raise HumevalError(f"unknown test {test!r}; known: {list(K_SAMPLE_TESTS)}")
     return out
+
+
+def wanted_pairs(names: list[str], table: str, row: str, column: str, keys: dict, labels, wanted) -> set:
+    """The Tukey pairs (i, j) of groups ``names`` any of whose cells (diff, p, interval) is among ``wanted``: a
+    bootstrap that reads one pair's p computes that pair's integral only (arvan's planning: 1 of 6 pairs)."""
+    return {
+        (i, j)
+        for i in range(len(names))
+        for j in range(i + 1, len(names))
+        for stat in ("diff", "p", "ci_low", "ci_high")
+        if (
+            table,
+            *(render(t, {**keys, "test": f"{names[i]} vs {names[j]}", "stat": stat}, labels) for t in (row, column)),
+        )
+        in wanted
+    }
 
 
 @register("metric", "k_sample_tests")
@@ -414,7 +439,10 @@ def k_sample_numbers(
             if sorted(wanted) != sorted(samples):
                 raise HumevalError(f"order {order} must list the groups {sorted(samples)}, each once")
             samples = {name: samples[name] for name in wanted}
-        for test, stat, value in k_sample_tests(samples, tests, printed=order == "printed", adjust=adjust):
+        pairs = (
+            None if data.wanted is None else wanted_pairs(list(samples), table, row, column, keys, labels, data.wanted)
+        )
+        for test, stat, value in k_sample_tests(samples, tests, printed=order == "printed", adjust=adjust, pairs=pairs):
             fields = {**keys, "test": test, "stat": stat}
             out.append((render(row, fields, labels), render(column, fields, labels), value))
     return value_frame(table, out)
