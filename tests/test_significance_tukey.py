@@ -40,3 +40,27 @@ def test_what_scipy_refuses_is_refused(arrays):
         stats.tukey_hsd(*arrays)
     with pytest.raises(ValueError):
         tukey_hsd_pairs(arrays)
+
+
+def test_a_caller_that_reads_one_pair_gets_that_pair_alone_and_the_same_p():
+    """A planning bootstrap reads one Tukey p (arvan's A2t): StudyData.wanted makes the metric integrate that pair
+    only, with the value the full table has."""
+    import pandas as pd
+    from helpers import tidy_frame
+
+    from humeval.metrics import StudyData
+    from humeval.metrics.significance import k_sample_numbers
+
+    rng = np.random.default_rng(7)
+    systems = np.repeat(["A", "B", "C", "D"], 8)
+    kept = tidy_frame(system=systems, value=rng.normal(size=32).round(1), participant="p", item=np.arange(32))
+    empty = pd.DataFrame(columns=["judgement_id"])
+    full = StudyData(kept=kept, tidy=kept, participants=empty, exclusions=empty)
+    entry = {"table": "t", "tests": ["tukey"], "row": "{test}", "column": "{stat}"}
+    everything = k_sample_numbers(full, **entry).set_index(["row", "column"])["value"]
+    wanted = StudyData(
+        kept=kept, tidy=kept, participants=empty, exclusions=empty, wanted=frozenset({("t", "B vs D", "p")})
+    )
+    one = k_sample_numbers(wanted, **entry).set_index(["row", "column"])["value"]
+    assert set(one.index.get_level_values(0)) == {"B vs D"} and len(everything) == 24
+    assert one[("B vs D", "p")] == everything[("B vs D", "p")]
