@@ -79,8 +79,9 @@ def test_r4_raters_are_chosen_by_number_and_their_means_are_the_authors_slots(fu
 
 @pytest.mark.parametrize("study", sorted(AUDIT))
 def test_findings_are_judged_in_every_experiment_with_judgements(full_run, study):
-    claims = pd.read_csv(full_run / "results/summary/claims.csv")
-    mine = claims[claims["study"] == study]
-    assert len(mine) > 0 and set(mine["reproduction_holds"]) <= {"yes", "no", "not measured"}
-    if study == "yao-2022-storybook-qag":
-        assert "R4" in set(mine["experiment"])
+    found = pd.read_csv(full_run / "results/summary/findings.csv")
+    mine = found[found["study"] == study]
+    assert len(mine) > 0 and set(mine["holds"]) <= {"yes", "no", "not measured"}
+    if study == "yao-2022-storybook-qag":  # R4 rated readability only: Y1 judged (and holds), Y2 not measured
+        r4 = mine[mine["experiment"] == "R4"].set_index("finding")["holds"]
+        assert (r4["Y1"], r4["Y2"]) == ("yes", "not measured")
