@@ -530,3 +530,17 @@ def test_a_claim_whose_sides_share_a_text_is_refused_naming_them(tmp_path):
 
     with pytest.raises(HumevalError, match=r"sides: experiments \['O', 'R1'\] both read the cells of \{side\} = 'O'"):
         load_study(study_variant(TOY, tmp_path, slip))
+
+
+def test_a_pinned_file_no_stage_reads_is_refused_unless_declared_documentation(tmp_path):
+    """A raw file pinned and read by nothing passed silently (issue 51: a study whose exports no extract read
+    was then called reproduced from its published numbers alone); a task text kept for the reader says so."""
+
+    def pinned(study, documentation):
+        extra = {**study["raw"][0], "id": "codebook", "role": "the task text shown to raters"}
+        study["raw"].append({**extra, **({"documentation": True} if documentation else {})})
+
+    with pytest.raises(HumevalError, match=r"key raw\.\d+ \(codebook\): no extract entry, datasheet or published file"):
+        load_study(study_variant(TOY, tmp_path, lambda s: pinned(s, False)))
+    (tmp_path / "kept").mkdir()
+    assert load_study(study_variant(TOY, tmp_path / "kept", lambda s: pinned(s, True)))["raw"][-1]["documentation"]

@@ -126,6 +126,21 @@ def check_raw(study: dict, source: str, fail) -> list[str]:
     return raw_ids
 
 
+def check_raw_read(study: dict, fail) -> None:
+    """Every pinned raw file is read by an extract entry, a datasheet or a published file, or is declared
+    ``documentation`` (a task text kept for the reader): a file pinned and read by nothing passed silently, and a
+    study whose judgements no extract read could look reproduced from its published numbers alone."""
+    read = {raw_id for entry in study["extract"] for raw_id in entry["inputs"].values()}
+    read |= {e["datasheet"] for e in study.get("experiments", []) if e.get("datasheet")}
+    read |= {spec["raw"] for spec in study.get("published_files", [])}
+    for k, entry in enumerate(study["raw"]):
+        if entry["id"] not in read and not entry.get("documentation"):
+            fail(
+                f"key raw.{k} ({entry['id']}): no extract entry, datasheet or published file reads this pinned file: "
+                "read it, or write documentation: true if it is kept for the reader"
+            )
+
+
 def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
     """Each extract entry names a known loader, raw files by id, patterns RE2 accepts, and carries no column under
     a reserved name."""
@@ -195,6 +210,7 @@ def check_references(study: dict, source: str) -> None:
     check_conditions(study, raw_ids, fail)
     check_figure_labels(study, fail)
     check_extract(study, raw_ids, LOADERS, fail)
+    check_raw_read(study, fail)
     check_exclusions(study, EXCLUSIONS, fail)
     for key, known, name, what in (("qra", QRA, "type", "QRA type"), ("metrics", METRICS, "metric", "metric")):
         for k, entry in enumerate(study.get(key, [])):
