@@ -154,3 +154,19 @@ def test_a_form_with_one_repeated_question_header_and_a_positional_key_file(tmp_
     key.write_text("system\nGPT\nOURS\nOURS\n")
     with pytest.raises(HumevalError, match=r"join: 3 rows are not whole questions of 2 rows each"):
         load(inputs, "s", "O", **params)
+
+
+def test_a_criterion_that_is_also_a_column_says_which_it_is(tmp_path):
+    """``criterion: condition`` was read as the text 'condition' where ``participant: rater`` and ``value: score``
+    name columns (issue 51): a bare string naming a column is refused, ``{column}`` and ``{value}`` say which."""
+    from humeval.errors import HumevalError
+
+    text = "rater,item,condition,score\nr1,i1,fluency,4\nr1,i2,adequacy,2\n"
+    params = {"participant": "rater", "item": ["item"], "shape": "long", "value": "score", "system": {"value": "A"}}
+    with pytest.raises(HumevalError, match=r"criterion: 'condition' is also a column of the export: write \{column"):
+        load_ratings(tmp_path, text, criterion="condition", **params)
+    column, _ = load_ratings(tmp_path, text, criterion={"column": "condition"}, **params)
+    constant, _ = load_ratings(tmp_path, text, criterion={"value": "condition"}, **params)
+    bare, _ = load_ratings(tmp_path, text, criterion="quality", **params)  # no such column: the constant
+    assert column["criterion"].tolist() == ["fluency", "adequacy"]
+    assert set(constant["criterion"]) == {"condition"} and set(bare["criterion"]) == {"quality"}

@@ -73,6 +73,22 @@ def system_values(raw: pd.DataFrame, spec, path: str, what: str) -> pd.Series:
     return values
 
 
+def column_or_value(raw: pd.DataFrame, spec, path: str, what: str):
+    """A field that may be a column or a constant, saying which: ``{column: x}`` (or ``{pattern: ...}``) the
+    column's values, ``{value: x}`` the constant ``x``; a bare string is a constant, unless it names a column of the
+    export, where it is refused as ambiguous (``criterion: condition`` was read as the text 'condition' beside
+    ``participant: rater``, which names a column)."""
+    if isinstance(spec, dict):
+        return spec["value"] if "value" in spec else raw[find_column(Header(raw), spec, path, what)]
+    if spec is not None and str(spec) in Header(raw):
+        raise HumevalError(
+            f"{what}: {spec!r} is also a column of the export: write {{column: {spec}}} for the column's values, or "
+            f"{{value: {spec}}} for the constant",
+            file=path,
+        )
+    return spec
+
+
 #: What a carried column holds (``carry_as``): how the personal-data firewall treats it.
 CarriedKind = Literal["label", "number", "text"]
 
@@ -271,7 +287,7 @@ def melted_rows(raw, options, path, role, salt, blocks, base, slotted) -> list[p
         # a slot layout: column specs with {name} placeholders, filled from this header's named groups
         local = {**options, **{k: fill(options[k], groups, path) for k in SLOT_KEYS if k in options}}
         part = base_rows(raw, local, path, role, salt) if slotted or slots else base.copy()
-        criterion = groups.get("criterion") or options.get("criterion")
+        criterion = groups.get("criterion") or column_or_value(raw, options.get("criterion"), path, "criterion")
         part["criterion"] = criterion
         if groups.get("item"):
             part["item"] = groups["item"]
@@ -314,9 +330,7 @@ def long_rows(
         base["system"] = system_values(raw, required(options.get("system"), "system", shape, path), path, "system")
         column = find_column(columns, required(options.get("value"), "value", shape, path), path, "value")
         criterion = required(options.get("criterion"), "criterion", shape, path)
-        base["criterion"] = (
-            raw[find_column(columns, criterion, path, "criterion")] if isinstance(criterion, dict) else criterion
-        )
+        base["criterion"] = column_or_value(raw, criterion, path, "criterion")
         frames.append(base.assign(value=numeric(raw[column], options, raw["_row"], column, path)))
     elif shape == "melt":
         frames = melted_rows(raw, options, path, role, salt, blocks, base, slotted)
@@ -382,7 +396,8 @@ def load(
         header's place among the matched ones (1, 2, ...: headers a form repeats, which pandas reads as ``x``,
         ``x.1``, ...).
     criterion : str or dict, optional
-        ``long``: the criterion, a constant or a column spec; ``melt``: the criterion when the header has none.
+        ``long``: the criterion, a constant (``{value: x}``, or a bare string that is no column of the export:
+        one that is is refused as ambiguous) or a column spec; ``melt``: the criterion when the header has none.
     value : str or dict, optional
         ``long``: the column spec of the judged value.
     system : str or dict, optional
