@@ -544,3 +544,17 @@ def test_a_pinned_file_no_stage_reads_is_refused_unless_declared_documentation(t
         load_study(study_variant(TOY, tmp_path, lambda s: pinned(s, False)))
     (tmp_path / "kept").mkdir()
     assert load_study(study_variant(TOY, tmp_path / "kept", lambda s: pinned(s, True)))["raw"][-1]["documentation"]
+
+
+def test_a_planning_finding_with_a_claims_id_is_refused_naming_both(tmp_path):
+    """arvan's first try planned A2t under the id of its claim: it loaded, then the summary job died ("setting an
+    array element with a sequence"); ids of claims and planning findings are one namespace (issues 52, 53)."""
+
+    def twice(study):
+        claim = next(e for e in study["qra"] if e["type"] == "claims")["claims"][0]
+        study.setdefault("planning", {}).setdefault("findings", []).append({**claim})
+
+    with pytest.raises(
+        HumevalError, match=r"key planning\.findings\.\d+\.id: 'C1' is also the id of qra\.\d+\.claims\.0"
+    ):
+        load_study(study_variant(TOY, tmp_path, twice))

@@ -141,6 +141,27 @@ def check_raw_read(study: dict, fail) -> None:
             )
 
 
+def check_finding_ids(study: dict, fail) -> None:
+    """Findings are one namespace: the claims of every claims entry and the planning findings (a planning finding
+    with a claim's id loaded and then crashed the summary job); each id names one finding."""
+    seen = {}
+    named = [
+        (f"qra.{k}.claims.{c}", claim["id"])
+        for k, entry in enumerate(study.get("qra", []))
+        if entry.get("type") == "claims"
+        for c, claim in enumerate(entry.get("claims", []))
+    ]
+    named += [
+        (f"planning.findings.{f}", f_["id"]) for f, f_ in enumerate((study.get("planning") or {}).get("findings", []))
+    ]
+    for key, finding in named:
+        if str(finding) in seen:
+            fail(
+                f"key {key}.id: {finding!r} is also the id of {seen[str(finding)]}: each finding needs an id of its own"
+            )
+        seen[str(finding)] = key
+
+
 def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
     """Each extract entry names a known loader, raw files by id, patterns RE2 accepts, and carries no column under
     a reserved name."""
@@ -211,6 +232,7 @@ def check_references(study: dict, source: str) -> None:
     check_figure_labels(study, fail)
     check_extract(study, raw_ids, LOADERS, fail)
     check_raw_read(study, fail)
+    check_finding_ids(study, fail)
     check_exclusions(study, EXCLUSIONS, fail)
     for key, known, name, what in (("qra", QRA, "type", "QRA type"), ("metrics", METRICS, "metric", "metric")):
         for k, entry in enumerate(study.get(key, [])):
