@@ -242,3 +242,38 @@ def test_dunn_and_shapiro_equal_r(tmp_path):
             assert ours[(f"shapiro|{group}", "statistic")] == pytest.approx(w, abs=1e-9)
             assert ours[(f"shapiro|{group}", "p")] == pytest.approx(p, rel=1e-6)
     assert sum(kind == "dunn" for kind, *_ in lines) == 6
+
+
+def test_wilcoxon_effect_size_r_equals_rstatix(tmp_path):
+    """Mann-Whitney's effect size r = |Z| / sqrt(N) against rstatix::wilcox_effsize, on every pair of items of the
+    .test toy study's ratings (many ties) and on the toy's two systems of O (its hand-computed 0.8560)."""
+    rscript()
+    from helpers import REPO, SUMMARY_LINES
+
+    from humeval.metrics.significance import mann_whitney_u
+
+    raw = pd.read_csv(REPO / ".test/raw/github/example-owner/every-measure" / ("1" * 40) / "ratings.csv")
+    raw.to_csv(tmp_path / "ratings.csv", index=False)
+    script = tmp_path / "effsize.R"
+    script.write_text(
+        "suppressMessages(library(rstatix))\n"
+        f"d <- read.csv('{tmp_path / 'ratings.csv'}')\n"
+        "items <- sort(unique(d$item))\n"
+        "for (i in seq_along(items)) for (j in seq_along(items)) if (i < j) {\n"
+        "  p <- d[d$item %in% c(items[i], items[j]), ]; p$item <- factor(p$item, levels = c(items[i], items[j]))\n"
+        "  cat(items[i], items[j], sprintf('%.15g', wilcox_effsize(p, quality ~ item)$effsize), '\\n') }\n"
+        "t <- data.frame(v = c(4,4,5,5,4,4,3,4,4,4,5,5, 2,3,2,3,3,2,2,2,1,1,2,2), g = factor(rep(c('A','B'), each = 12)))\n"
+        "cat('A', 'B', sprintf('%.15g', wilcox_effsize(t, v ~ g)$effsize), '\\n')\n"
+    )
+    result = subprocess.run([rscript(), str(script)], capture_output=True, text=True, check=False)
+    if "rstatix" in result.stderr and result.returncode:
+        skip_or_fail(f"R has no rstatix package (r-cran-rstatix): {result.stderr[-300:]}")
+    assert result.returncode == 0, result.stderr[-2000:]
+    toy = {"A": [4, 4, 5, 5, 4, 4, 3, 4, 4, 4, 5, 5], "B": [2, 3, 2, 3, 3, 2, 2, 2, 1, 1, 2, 2]}
+    groups = {**{str(k): g["quality"].to_numpy(float) for k, g in raw.groupby("item")}, **toy}
+    diffs = []
+    for line in result.stdout.splitlines():
+        a, b, r = line.split()
+        diffs.append(abs(mann_whitney_u(groups[a], groups[b])["r"] - float(r)))
+    SUMMARY_LINES.append(f"R rstatix::wilcox_effsize: {len(diffs)} effect sizes r, largest difference {max(diffs):.2e}")
+    assert len(diffs) >= 7 and max(diffs) < 1e-9
