@@ -558,3 +558,27 @@ def test_a_planning_finding_with_a_claims_id_is_refused_naming_both(tmp_path):
         HumevalError, match=r"key planning\.findings\.\d+\.id: 'C1' is also the id of qra\.\d+\.claims\.0"
     ):
         load_study(study_variant(TOY, tmp_path, twice))
+
+
+def test_a_design_only_original_first_in_a_claims_sides_is_not_asked_for_cells():
+    """An original known only from its design has no cells: the claims' cells are checked on the first experiment
+    with numbers (a design-only original listed first was refused, issue 51)."""
+    from humeval.cell_checks import check_claim_cells
+
+    study = {
+        "experiments": [{"id": "O", "design_only": True}, {"id": "R1"}],
+        "tables": [{"id": "claims", "columns": ["O", "O_left", "O_right", "R1", "R1_left", "R1_right"]}],
+    }
+    entry = {
+        "table": "claims",
+        "sides": {"O": "O", "R1": "R1"},
+        "claims": [
+            {
+                "id": "K",
+                "comparisons": [{"left": {"table": "t", "row": "{side}", "column": "a"}, "op": ">", "right": 0}],
+            }
+        ],
+    }
+    asked = []
+    check_claim_cells(study, entry, 0, lambda table, row, column, path: asked.append(row), pytest.fail)
+    assert asked == ["R1"]

@@ -92,12 +92,13 @@ def check_published_cells(study: dict, check, fail) -> None:
 
 def check_claim_cells(study: dict, entry: dict, k: int, check, fail) -> None:
     """A claims entry's operands and p-values name declared cells on each side (with ``sides``, the first
-    experiment's: a later one may not measure the claim)."""
+    experiment's in the study's order that has numbers: a later one may not measure the claim, and a design-only
+    original has none)."""
     labels = {"original": "original", "reproduction": "reproduction", **entry.get("labels", {})}
     if entry.get("sides"):
         check_claim_sides(study, entry, f"qra.{k}", fail)
-        first = next(e["id"] for e in study["experiments"] if e["id"] in entry["sides"])  # the study's order
-        labels = {"first": entry["sides"][first]}
+        measured = [e["id"] for e in study["experiments"] if e["id"] in entry["sides"] and not e.get("design_only")]
+        labels = {"first": entry["sides"][measured[0]]} if measured else {}
     for c, claim in enumerate(entry["claims"]):
         for m, comparison in enumerate(claim["comparisons"]):
             for side_key in ("left", "right"):
