@@ -18,7 +18,9 @@ __all__ = [
     "k_sample_tests",
     "significance_numbers",
     "studentized_range_quantile",
+    "studentized_range_sf",
     "tukey_hsd_pairs",
+    "wanted_pairs",
 ]
 
 
@@ -33,7 +35,7 @@ def mann_whitney_u(a, b, alternative: str = "two-sided") -> dict[str, float]:
     size ``r`` = |Z| / sqrt(n_a + n_b) as R's ``rstatix::wilcox_effsize`` prints it (Rosenthal 1991), Z the
     standardised statistic of the two-sided normal approximation with the tie correction and no continuity
     correction (``coin::wilcox_test``), here from scipy's ``mannwhitneyu(method="asymptotic",
-    use_continuity=False)`` p: |Z| = Phi^-1(1 - p/2). Equals rstatix to 1e-15 on the toy study's ratings
+    use_continuity=False)`` p: |Z| = Phi^-1(1 - p/2). Equals rstatix to 1e-13 on the toy study's ratings
     (``tests/test_e2e_r_crosscheck.py``).
 
     >>> round(mann_whitney_u([3, 4, 5], [1, 2, 4])["rank_biserial"], 4)  # U = 7.5 of 9 pairs (a tie counts half)
@@ -281,10 +283,11 @@ def tukey_hsd_pairs(
     sqrt((1/n_i + 1/n_j) MSE / 2); q = |mean_i - mean_j| / SE; p = P(Q_{k, N-k} > q); radius = q_0.95 SE), with
     scipy's studentized range distribution, but evaluated for the k(k - 1)/2 pairs only (tukey_hsd integrates
     all k^2 cells of its matrix, the diagonal and both triangles) and the interval's critical value kept per
-    (k, df) (:func:`studentized_range_quantile`; ``confidence_interval`` searches for it on every call). A
-    bootstrap over the same design computes it once. Measured: puduppully's planning job (2,000 Tukey tests
-    of 5 groups) 467 s -> 74 s; ``tests/test_significance_tukey.py`` checks every p and interval equals
-    tukey_hsd's to the bit.
+    (k, df) (:func:`studentized_range_quantile`; ``confidence_interval`` searches for it on every call), each p
+    kept per (q, k, df) (:func:`studentized_range_sf`). Measured, seconds of puduppully's planning job (Tukey
+    tests of 5 groups on a side its bootstrap leaves as it is; Snakemake's benchmark, wall): 467 with
+    ``tukey_hsd`` (beside another job), 147 with the pairs and the kept quantile, 24 with the kept p-values (15 CPU
+    s); ``tests/test_significance_tukey.py`` checks every p and interval equals tukey_hsd's to the bit.
 
     References
     ----------
