@@ -9,7 +9,7 @@ import math
 
 from humeval.rounding import PRINTED_NUMBER
 
-__all__ = ["cell_problem", "check_cells"]
+__all__ = ["cell_problem", "check_cells", "check_claim_cells"]
 
 
 def cell_problem(tables: dict, table: str, row: str, column: str, path: str) -> str | None:

@@ -16,6 +16,7 @@ from humeval.vocabulary import register
 __all__ = [
     "k_sample_numbers",
     "k_sample_tests",
+    "mann_whitney_u",
     "significance_numbers",
     "studentized_range_quantile",
     "studentized_range_sf",
