@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 from planning_cases import comparison_finding
 
-from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, build_audit, status_of
+from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, audit_study, build_audit, status_of
 from humeval.errors import HumevalError
 from humeval.published import parse_published, published_frame
 
@@ -192,3 +192,16 @@ def test_a_claims_sides_in_any_order_give_the_same_verdicts(sides):
     row = claims_summary({"s": audit}, {"s": study}).iloc[0]
     assert (row["experiment"], row["original_holds"], row["reproduction_holds"]) == ("R1", "yes", "no")
     assert row["replicated"] == "no"
+
+
+def test_the_audit_says_what_each_recomputed_number_rests_on():
+    """Issue 51: a metric's number rests on judgements, a QRA cell on what its entry read (``basis``); a published-only
+    number rests on nothing recomputed."""
+    metrics = pd.DataFrame({"table": "t", "row": ["a"], "column": "repro", "value": [2.0]})
+    qra = pd.DataFrame({"table": "t", "row": ["b"], "column": "repro", "value": [1.0], "basis": ["printed numbers"]})
+    published = published_frame([{"table": "t", "source": "paper", "cells": {"a": {"orig": "3"}, "b": {"repro": "1"}}}])
+    audit = audit_study({"tables": TABLES}, metrics, qra, published).set_index(["row", "column"])
+    assert (
+        audit.loc[("a", "repro"), "basis"] == "judgements" and audit.loc[("b", "repro"), "basis"] == "printed numbers"
+    )
+    assert audit.loc[("a", "orig"), "basis"] == "" and audit.loc[("b", "repro"), "status"] == "match"

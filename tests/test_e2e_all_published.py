@@ -1,5 +1,6 @@
 """A study whose experiments are all published only (no raw data at all) runs by config alone: QRA from the
-published numbers, the audit, QRA3 and a figure, with the numbers worked out by hand."""
+published numbers, the audit, QRA3 and a figure, with the numbers worked out by hand; its verdict never says a
+judgement was read (issue 51: the CV* it matches rest on printed numbers alone)."""
 
 import math
 
@@ -11,6 +12,8 @@ from helpers import copy_project, run_snakemake
 pytestmark = pytest.mark.e2e
 NAME = "published-2026-only"
 SCORES = {"A": ("4.0", "3.0"), "B": ("2.0", "2.5"), "C": ("3.0", "3.5")}
+#: The CV* a third paper printed from the two (by hand below: 28.4859, 22.1557, 15.3385).
+PRINTED_CV = {"A": "28.49", "B": "22.16", "C": "15.34"}
 
 
 def study() -> dict:
@@ -61,6 +64,14 @@ def study() -> dict:
                 "cells": {s: {experiment: pair[k]} for s, pair in SCORES.items()},
             }
             for k, experiment in enumerate(["O", "R1"])
+        ]
+        + [
+            {
+                "table": "scores",
+                "source": "A meta-study's Table 3",
+                "evidence": "explained",
+                "cells": {s: {"cv_star": v} for s, v in PRINTED_CV.items()},
+            }
         ],
     }
 
@@ -81,3 +92,12 @@ def test_an_all_published_study_runs_qra_audit_and_figures(tmp_path):
     assert audit.loc[("qra3", "Q|A", "cv_star"), "status"] == "recomputed_only"
     assert (workdir / "results" / NAME / "figures/figure1.png").stat().st_size > 1000
     assert (workdir / "results" / NAME / "tidy/judgements.csv").read_text().startswith("study,")
+    # the printed CV* match, computed from printed numbers alone: no count or sentence says judgements were read
+    cv = audit.loc["scores"].xs("cv_star", level="column")
+    assert list(cv["status"]) == ["match"] * 3 and list(cv["basis"]) == ["printed numbers"] * 3
+    verdict = pd.read_csv(workdir / "results/summary/verdict.csv").set_index("study")
+    assert verdict.loc[NAME, "numbers_match"] == "none from judgements (3 of 3 from printed numbers)"
+    card = (workdir / f"results/summary/card-{NAME}.html").read_text()
+    assert "No printed number was recomputed from judgements" in card
+    assert "3 of 3 printed numbers computed from other printed numbers alone" in card
+    assert "the raw data can determine is reproduced" not in card

@@ -132,3 +132,40 @@ def test_cv_star_pairwise_writes_each_systems_interval_of_s_star():
     assert cells[("C|R1", "A low")] == pytest.approx(math.sqrt(math.pi) - half, rel=1e-6)
     assert cells[("C|R1", "A high")] == pytest.approx(math.sqrt(math.pi) + half, rel=1e-6)
     assert cells[("C|R1", "A")] == pytest.approx(cv_star([3.0, 5.0]))
+
+
+@pytest.mark.parametrize(
+    "entry,values_empty,basis",
+    [
+        (
+            {"inputs": [{"column": "O", "source": "published"}, {"column": "R1", "source": "published"}]},
+            False,
+            "printed",
+        ),
+        ({"inputs": [{"column": "O", "source": "published"}, {"column": "R1"}]}, False, "judgements"),
+        (
+            {"x": {"column": "O", "source": "published"}, "y": {"column": "R1", "source": "recomputed"}},
+            False,
+            "judgements",
+        ),
+        ({"x": {"column": "O", "source": "published"}, "y": {"column": "R1", "source": "published"}}, False, "printed"),
+        (
+            {"claims": [{"comparisons": [{"left": {"table": "t", "row": "a", "column": "{side}"}}]}]},
+            False,
+            "judgements",
+        ),
+        ({"claims": [{"comparisons": [{"left": {"table": "t", "row": "a", "column": "{side}"}}]}]}, True, "printed"),
+    ],
+)
+def test_a_qra_cell_rests_on_judgements_unless_every_input_is_printed(entry, values_empty, basis):
+    """Issue 51: a QRA cell computed from published numbers alone says so (the audit's ``basis``); a claim's operand
+    cells are not declared inputs, so a claim rests on judgements unless the study computed no metric value."""
+    from humeval.qra import JUDGEMENTS, PRINTED, entry_basis
+
+    values = pd.DataFrame(columns=["table", "row", "column", "value"])
+    if not values_empty:
+        values.loc[0] = ["t", "a", "R1", 1.0]
+    assert (
+        entry_basis({"type": "cv_star", "table": "t", **entry}, values)
+        == {"printed": PRINTED, "judgements": JUDGEMENTS}[basis]
+    )

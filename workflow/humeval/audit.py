@@ -5,7 +5,9 @@ the precision the paper printed it at.
 
 status: ``match`` when |value - published| <= half a unit of the last printed digit (:func:`status_of`), or,
 for a printed bound (``< 2e-16``), when the value satisfies it; ``mismatch`` otherwise; ``recomputed_only`` without a published number; ``published_only`` without a
-recomputed value. ``note`` carries the config's diagnosis for mismatch and published_only rows.
+recomputed value. ``note`` carries the config's diagnosis for mismatch and published_only rows. ``basis`` says
+what a recomputed number rests on: ``judgements`` (a metric of the kept judgements, or a QRA cell with a recomputed
+input) or ``printed numbers`` (a QRA cell computed from published numbers alone; no judgement behind it).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note", "unrecomputed"]
+AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note", "unrecomputed", "basis"]
 UNDIAGNOSED = "UNDIAGNOSED: the config records no reason for this difference"
 #: The note of a published-only cell whose config gives no reason: nothing differs, a number was left unrecomputed.
 UNRECOMPUTED = "UNDIAGNOSED: no reason recorded for leaving this number unrecomputed"
@@ -170,6 +172,9 @@ def build_audit(
     audit["unrecomputed"] = reason.fillna("").where(published_only, "")
     bounded = (pd.Series(bounds, index=audit.index) != "") & (audit["status"] == "match")
     audit.loc[bounded, "note"] = "printed as a bound: " + texts[bounded].astype(str).str.strip()
+    # what a recomputed number rests on: judgements, or printed numbers alone (humeval.qra.entry_basis)
+    basis = audit["basis"] if "basis" in audit else pd.Series("", index=audit.index)
+    audit["basis"] = basis.fillna("").where(audit["value"].notna(), "")
     if "origin" in audit:  # a QRA3 input taken from a published number, not recomputed: its own status
         taken = audit["origin"].notna() & (audit["status"] == "recomputed_only")
         audit.loc[taken, "status"] = "published_input"
@@ -180,7 +185,9 @@ def build_audit(
 def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
     against the published numbers."""
-    recomputed = pd.concat([values, qra], ignore_index=True)
+    from humeval.qra import JUDGEMENTS  # a metric's cell is computed from the kept judgements
+
+    recomputed = pd.concat([values.assign(basis=JUDGEMENTS), qra], ignore_index=True)
     # a measure that cannot be computed (one system, one experiment with data) is an empty cell, said in the notes
     recomputed = recomputed[recomputed["value"].notna()]
     audit = build_audit(recomputed, published, study["tables"])

@@ -11,6 +11,8 @@ from urllib.parse import unquote
 
 import pandas as pd
 
+from humeval.qra import PRINTED
+
 __all__ = [
     "RUN_PACKAGES",
     "audit_summary",
@@ -201,6 +203,13 @@ def unrecomputed_counts(audit: pd.DataFrame) -> dict[str, int]:
     return reasons.value_counts().reindex(["no_raw_data", "no_measure", "reason_not_stated"], fill_value=0).to_dict()
 
 
+def printed_counts(audit: pd.DataFrame) -> dict[str, int]:
+    """Of the matches and mismatches, how many rest on printed numbers alone (``basis``, :mod:`humeval.audit`):
+    ``match_printed`` and ``mismatch_printed``; the rest were recomputed from judgements."""
+    printed = audit["basis"].fillna("").eq(PRINTED) if "basis" in audit else pd.Series(False, index=audit.index)
+    return {f"{s}_printed": int((printed & audit["status"].eq(s)).sum()) for s in ("match", "mismatch")}
+
+
 def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per study, how many numbers have each status; and every mismatch with its note."""
     counts = pd.DataFrame(
@@ -210,6 +219,7 @@ def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.Dat
                 **audit["status"].value_counts().reindex(STATUSES, fill_value=0).to_dict(),
                 "published": int(audit["published"].notna().sum()),
                 **unrecomputed_counts(audit),
+                **printed_counts(audit),
             }
             for study, audit in audits.items()
         ]

@@ -19,7 +19,17 @@ from typing import TYPE_CHECKING
 from humeval.intermediate import VALUE_COLUMNS, write_csv
 from humeval.vocabulary import function
 
-__all__ = ["LABEL_COLUMNS", "labels_items", "qra_study", "qra_values", "write_qra3_exports"]
+__all__ = [
+    "JUDGEMENTS",
+    "LABEL_COLUMNS",
+    "PRINTED",
+    "entry_basis",
+    "input_specs",
+    "labels_items",
+    "qra_study",
+    "qra_values",
+    "write_qra3_exports",
+]
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,19 +38,51 @@ log = logging.getLogger(__name__)
 
 SUMMARY_COLUMNS = ["type", "table", "measurand", "value", "p", "p_exact", "inputs", "recipe"]
 
+#: What a number rests on (the audit's ``basis``): the kept judgements (a metric's cell, or a QRA cell with at
+#: least one recomputed input), or printed numbers alone (a QRA cell all of whose inputs are published numbers).
+JUDGEMENTS = "judgements"
+PRINTED = "printed numbers"
+
+
+def input_specs(entry) -> list[dict]:
+    """The inputs a QRA entry declares (``{column, source?}``, as ``inputs``, ``x`` and ``y`` of Types I and II
+    give them), found at any depth; a claim's operand cell (``{table, row, column}``) is not one.
+
+    >>> input_specs({"inputs": [{"column": "a", "source": "published"}, {"column": "b"}], "rows": ["x"]})
+    [{'column': 'a', 'source': 'published'}, {'column': 'b'}]
+    """
+    if isinstance(entry, dict):
+        if "column" in entry and "row" not in entry and "table" not in entry:
+            return [entry]
+        return [spec for value in entry.values() for spec in input_specs(value)]
+    if isinstance(entry, list):
+        return [spec for value in entry for spec in input_specs(value)]
+    return []
+
+
+def entry_basis(entry: dict, values: pd.DataFrame) -> str:
+    """:data:`PRINTED` when a QRA entry's cells rest on printed numbers alone: the study computed no metric value
+    from judgements, or every input the entry declares is a published one; else :data:`JUDGEMENTS`."""
+    specs = input_specs({k: v for k, v in entry.items() if k not in ("type", "table", "description")})
+    if values.empty or (specs and all(s.get("source", "recomputed") == "published" for s in specs)):
+        return PRINTED
+    return JUDGEMENTS
+
 
 def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run the study's QRA entries; return their cells (table, row, column, value) and a summary with one
-    row per Type I/II result: the value, p-values, the inputs used and the recipe."""
+    row per Type I/II result: the value, p-values, the inputs used and the recipe. Each cell carries its ``basis``
+    (:func:`entry_basis`)."""
     import pandas as pd  # here, not at the top: config validation reads this package in Snakemake's process
 
     out, summary = [], []
     for entry in entries:
         params = {k: v for k, v in entry.items() if k not in ("type", "description")}
         cells, rows = function("qra", entry["type"])(values, published, **params)
-        out += cells
+        basis = entry_basis(entry, values)
+        out += [(*cell, basis) for cell in cells]
         summary += rows
-    return pd.DataFrame(out, columns=VALUE_COLUMNS), pd.DataFrame(summary, columns=SUMMARY_COLUMNS)
+    return pd.DataFrame(out, columns=[*VALUE_COLUMNS, "basis"]), pd.DataFrame(summary, columns=SUMMARY_COLUMNS)
 
 
 #: The tidy columns Type III's item labels read (:func:`humeval.qra.qra3_tables.item_labels`).
@@ -79,14 +121,15 @@ def qra_study(
         }
         for note in notes:
             log.info("QRA3 %s: %s", entry["table"], note)
-        qra3_cells += table_cells
+        printed = values.empty or all(row[4].startswith("published") for row in tool_rows)
+        qra3_cells += [(*cell, PRINTED if printed else JUDGEMENTS) for cell in table_cells]
         origins += [
             (f"{entry['table']}_input", f"{criterion}|{experiment}|{system}", "result", source)
             for experiment, system, criterion, _, source in tool_rows
             if source.startswith("published")
         ]
     if qra3_cells:
-        cells = pd.concat([cells, pd.DataFrame(qra3_cells, columns=VALUE_COLUMNS)], ignore_index=True)
+        cells = pd.concat([cells, pd.DataFrame(qra3_cells, columns=[*VALUE_COLUMNS, "basis"])], ignore_index=True)
     if origins:  # QRA3 inputs taken from published numbers: the audit marks them published_input
         origin = pd.DataFrame(origins, columns=["table", "row", "column", "origin"])
         cells = cells.merge(origin, on=["table", "row", "column"], how="left")

@@ -15,6 +15,7 @@ __all__ = [
     "ONE_SCREEN_STUDIES",
     "console_summary",
     "misses_with_power",
+    "numbers_reproduced",
     "overview_rst",
     "rst_text",
     "verdict_frame",
@@ -46,6 +47,27 @@ def rst_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def numbers_reproduced(record: dict) -> str:
+    """Of the printed numbers recomputed from judgements, how many match (``11 of 11``); the numbers computed from
+    printed numbers alone (``basis``) after them in brackets, so that no count claims a judgement was read where
+    none was (``none from judgements (24 of 24 from printed numbers)``).
+
+    >>> numbers_reproduced({"match": 30, "mismatch": 1, "match_printed": 24, "mismatch_printed": 0})
+    '6 of 7 (+24 of 24 from printed numbers)'
+    >>> numbers_reproduced({"match": 24, "mismatch": 0, "match_printed": 24, "mismatch_printed": 0})
+    'none from judgements (24 of 24 from printed numbers)'
+    """
+    printed_match, printed_mismatch = record.get("match_printed", 0), record.get("mismatch_printed", 0)
+    match, mismatch = record["match"] - printed_match, record["mismatch"] - printed_mismatch
+    printed = printed_match + printed_mismatch
+    from_printed = f"{printed_match} of {printed} from printed numbers"
+    if not printed:
+        return f"{match} of {match + mismatch}"
+    if not match + mismatch:
+        return f"none from judgements ({from_printed})"
+    return f"{match} of {match + mismatch} (+{from_printed})"
+
+
 def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
     """Per study, the reviewer's verdict: of the original's findings that hold in their first experiment (QRA Type
     IV claims and planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures
@@ -73,7 +95,7 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
                     for experiment, part in pairs.groupby("experiment", sort=False)
                 )
                 or "none stated",
-                "numbers": f"{record['match']} of {record['match'] + record['mismatch']}",
+                "numbers": numbers_reproduced(record),
                 "no_raw_data": str(record["no_raw_data"]),
                 "no_measure": str(record["no_measure"])
                 + (f" (+{record['reason_not_stated']} unstated)" if record["reason_not_stated"] else ""),

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from humeval.qra import PRINTED
 from humeval.report.tables import format_number, table_cells, table_heading, table_key
 
 __all__ = [
@@ -135,6 +136,17 @@ def page(
     )
 
 
+def basis_of(audit: pd.DataFrame) -> pd.Series:
+    """The audit's ``basis`` column, empty where an older audit has none."""
+    return audit["basis"].fillna("") if "basis" in audit else pd.Series("", index=audit.index)
+
+
+def status_words(cell) -> str:
+    """A number's status as the audit page shows it, saying when it rests on printed numbers alone."""
+    printed = getattr(cell, "basis", "") == PRINTED
+    return f"{cell.status} (from printed numbers)" if printed else cell.status
+
+
 def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -> str:
     """The study's ``numbers.csv`` as a page: one row per number in :data:`READING_ORDER` (mismatches first), the
     value at the paper's precision (full precision on hover and for sorting), the status marked by colour, the
@@ -153,16 +165,23 @@ def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -
         )
         body.append(
             f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(cell.table)}</td><td>{escape(cell.row)}'
-            f'</td><td>{escape(cell.column)}</td>{numbers}<td class="status">{escape(cell.status)}</td>'
+            f'</td><td>{escape(cell.column)}</td>{numbers}<td class="status">{escape(status_words(cell))}</td>'
             f'<td>{escape(evidence)}</td><td class="note">{escape(note)}</td></tr>'
         )
     counts = audit["status"].value_counts()
     summary = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in STATUSES if s in counts)
     table = data_table(head, body, "audit")
+    printed = int((basis_of(audit) == PRINTED).sum())
     intro = (
         f"The audit of {study}: every number its tables hold, recomputed from the raw data (value) against the "
         f"number the paper printed (published), at the paper's precision. {len(audit)} numbers: {summary}. "
-        "Mismatches first, then published only, published inputs, matches and recomputed only."
+        + (
+            f"{printed} of them are computed from printed numbers alone, not from judgements (status 'from printed "
+            "numbers'). "
+            if printed
+            else ""
+        )
+        + "Mismatches first, then published only, published inputs, matches and recomputed only."
     )
     statuses = [s for s in STATUSES if s in counts]
     return page(f"{study}: audit (numbers.csv)", intro, table, statuses, [escape(n) for n in LEGEND], csv=csv)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.qra import PRINTED
 from humeval.report.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
 
 __all__ = ["verdict_card_html"]
@@ -102,6 +103,27 @@ def cell_words(tables: dict, table: str, row: str, column: str) -> str:
     return f"{spec.get('paper') or table}: {words.get(str(row), row)} / {words.get(str(column), column)}"
 
 
+def recomputed_from_judgements(audit: pd.DataFrame) -> pd.DataFrame:
+    """The audit's matches and mismatches that rest on judgements (``basis``, :mod:`humeval.audit`)."""
+    compared = audit[audit["status"].isin(["match", "mismatch"])]
+    return compared[compared["basis"].fillna("") != PRINTED] if "basis" in compared else compared
+
+
+def printed_only_line(audit: pd.DataFrame) -> str:
+    """How many printed numbers were recomputed from other printed numbers alone and how many of them match
+    (a QRA measure of published inputs: it checks the paper's arithmetic, not its data), or ""."""
+    if "basis" not in audit:
+        return ""
+    printed = audit[audit["status"].isin(["match", "mismatch"]) & (audit["basis"].fillna("") == PRINTED)]
+    if printed.empty:
+        return ""
+    return (
+        f"<p>{int((printed['status'] == 'match').sum())} of {len(printed)} printed numbers computed from other "
+        "printed numbers alone (no judgement behind them) match: they check the paper's arithmetic, not its "
+        "data.</p>"
+    )
+
+
 def mismatch_groups(audit: pd.DataFrame, tables: dict | None = None) -> str:
     """The mismatches grouped by diagnosis: count, evidence class in words, the reason, the cells (up to three, as
     the paper names them: :func:`cell_words`)."""
@@ -118,6 +140,8 @@ def mismatch_groups(audit: pd.DataFrame, tables: dict | None = None) -> str:
             f'<tr><td class="num">{len(part)}</td><td class="finding">{escape(reason or "no diagnosis")}</td>'
             f"<td>{escape(EVIDENCE_WORDS.get(evidence, evidence))}</td><td>{escape(cells + more)}</td></tr>"
         )
+    if not rows and recomputed_from_judgements(audit).empty:
+        return ""
     if not rows:
         return "<p>Every published number the raw data can determine is reproduced.</p>"
     head = "<tr><th>numbers</th><th>why they differ</th><th>evidence</th><th>cells</th></tr>"
@@ -138,14 +162,21 @@ def verdict_card_html(
         table, experiments = findings_table(found)
         parts += ["<h2>Which findings held</h2>", table, "<h2>What each reproduction could have seen</h2>"]
         parts.append(reproductions_table(found, experiments, power) or "<p>No reproduction of these findings.</p>")
-    matched, mismatched = int(counts.get("match", 0)), int(counts.get("mismatch", 0))
+    compared = recomputed_from_judgements(audit)
+    matched, mismatched = int((compared["status"] == "match").sum()), int((compared["status"] == "mismatch").sum())
     parts += [
         "<h2>Why published numbers differ</h2>",
         (
             f"<p>{matched} of {matched + mismatched} printed numbers the raw data can determine are reproduced; "
+            if len(compared)
+            else "<p>No printed number was recomputed from judgements: none was read for the numbers the paper "
+            "printed; "
+        )
+        + (
             f"{int(counts.get('published_only', 0))} are not recomputed ({int(unrecomputed.get('no_raw_data', 0))} for "
             f"want of raw data, {int(unrecomputed.get('no_measure', 0))} for want of a measure).</p>"
-        ),
+        )
+        + printed_only_line(audit),
         mismatch_groups(audit, {t["id"]: t for t in tables}),
         (
             '<p class="legend">Colours: green holds or reproduced, red does not hold or differs, no colour not '
