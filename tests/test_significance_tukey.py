@@ -1,6 +1,8 @@
 """Tukey's HSD pair by pair (humeval.metrics.significance.tukey_hsd_pairs) against scipy.stats.tukey_hsd itself:
 every p-value and interval to the bit, equal and unequal group sizes, and the same refusals."""
 
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -64,3 +66,28 @@ def test_a_caller_that_reads_one_pair_gets_that_pair_alone_and_the_same_p():
     one = k_sample_numbers(wanted, **entry).set_index(["row", "column"])["value"]
     assert set(one.index.get_level_values(0)) == {"B vs D"} and len(everything) == 24
     assert one[("B vs D", "p")] == everything[("B vs D", "p")]
+
+
+@pytest.mark.parametrize("margin", [0.3, 0.7, 1.5])
+def test_tost_is_the_larger_of_two_shifted_one_sided_student_tests(margin):
+    """Issue 51: equivalence within a margin as two one-sided tests (pingouin) equals scipy's Student t on the
+    shifted sets, the larger p of H0 difference <= -margin and H0 difference >= margin."""
+    from humeval.metrics.significance import tost
+
+    rng = np.random.default_rng(7)
+    a, b = rng.normal(3.2, 0.9, 15), rng.normal(3.0, 1.1, 11)
+    lower = stats.ttest_ind(a + margin, b, alternative="greater").pvalue
+    upper = stats.ttest_ind(a - margin, b, alternative="less").pvalue
+    assert tost(a, b, margin)["p"] == pytest.approx(max(lower, upper), rel=1e-12)
+    assert tost(a, b, margin)["df"] == 24
+
+
+def test_a_no_difference_finding_holds_where_p_is_at_least_alpha_and_nowhere_on_nan():
+    from humeval.qra.claims import claim_holds
+
+    claim = {"comparisons": [{"left": 2, "op": ">", "right": 1}], "significance": {"p": 0.0, "alpha": 0.05}}
+    no_difference = {**claim, "significance": {"p": 0.0, "alpha": 0.05, "expect": "not_significant"}}
+    for p, significant in [(0.01, True), (0.05, False), (0.2, False), (float("nan"), False)]:
+        assert claim_holds(claim, lambda o, p=p: p if isinstance(o, float) and o == 0.0 else float(o))[0] is significant
+        held = claim_holds(no_difference, lambda o, p=p: p if isinstance(o, float) and o == 0.0 else float(o))[0]
+        assert held is (not significant and not math.isnan(p))

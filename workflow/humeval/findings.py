@@ -102,14 +102,14 @@ def evaluate_draws(finding: dict, draws: dict, label: str, n: int) -> np.ndarray
     >>> evaluate_draws(finding, {("t", "r", "O"): np.array([0.7, 0.2, np.nan])}, "O", 3).tolist()
     [True, False, False]
     """
-    from humeval.qra.claims import OPERATORS
+    from humeval.qra.claims import OPERATORS, significance_holds
 
     operand = operands(draws, label)
     holds = np.ones(n, dtype=bool)
     for comparison in finding["comparisons"]:
         holds &= OPERATORS[comparison["op"]](operand(comparison["left"]), operand(comparison["right"]))
     if finding.get("significance"):
-        holds &= operand(finding["significance"]["p"]) < finding["significance"].get("alpha", 0.05)
+        holds &= significance_holds(finding["significance"], operand(finding["significance"]["p"]))
     return holds
 
 

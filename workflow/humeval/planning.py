@@ -32,6 +32,7 @@ from humeval.planning_bootstrap import Simulator, wilson
 from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
 from humeval.planning_stated import plan_stated
 from humeval.power_table import BASIS_NOTES, COLUMNS
+from humeval.qra.claims import expects_no_difference
 
 __all__ = ["plan_study"]
 
@@ -109,6 +110,9 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
     label_in = {f["id"]: {i: label for i, _, label in finding_sides(f, study)} for f in findings(study)}
     rows, groups = [], {}
     for finding in findings(study):
+        if expects_no_difference(finding):
+            rows.append({"finding": finding["id"], "design": "planned", "note": NO_DIFFERENCE})
+            continue
         pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
         if pilot is None:  # planned from stated numbers where the config gives them (humeval.planning_stated)
             stated = plan_stated(finding, planning, [e for e, _ in experiments[1:]])
@@ -127,6 +131,13 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
     frame = frame.astype({c: "Int64" for c in ("evaluators", "items", "judgements_per_item", "simulations", "failed")})
     key = frame["finding"].map(order).fillna(-1) * 2 + (frame["design"] != "planned")  # per finding, planned first
     return frame.iloc[key.argsort(kind="stable")].reset_index(drop=True)
+
+
+#: Why a finding of no significant difference is not planned.
+NO_DIFFERENCE = (
+    "a finding of no significant difference is not planned: more judgements make it less likely to hold, so power "
+    "does not apply; state it as equivalence within a margin (the significance metric's test tost) to plan it"
+)
 
 
 def unplanned(finding: dict, study: dict, computed: dict) -> str:

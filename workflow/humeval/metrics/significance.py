@@ -20,6 +20,7 @@ __all__ = [
     "significance_numbers",
     "studentized_range_quantile",
     "studentized_range_sf",
+    "tost",
     "tukey_hsd_pairs",
     "wanted_pairs",
 ]
@@ -80,7 +81,7 @@ def wilcoxon_signed_rank(a, b, alternative: str = "two-sided") -> dict[str, floa
     return {"statistic": float(result.statistic), "p": float(result.pvalue)}
 
 
-def chi_square(a, b, alternative: str = "two-sided") -> dict[str, float]:
+def chi_square(a, b) -> dict[str, float]:
     """Chi-square test of independence of the value distributions of ``a`` and ``b`` (scipy, on the 2 x k
     table of counts; categorical labels such as Likert points or choices): ``{statistic, df, p}``."""
     from scipy import stats
@@ -91,12 +92,33 @@ def chi_square(a, b, alternative: str = "two-sided") -> dict[str, float]:
     return {"statistic": float(result.statistic), "df": float(result.dof), "p": float(result.pvalue)}
 
 
+def tost(a, b, margin: float) -> dict[str, float]:
+    """Equivalence of the means of ``a`` and ``b`` within ``margin`` by two one-sided tests (TOST; Schuirmann 1987,
+    *J. Pharmacokinet. Biopharm.* 15: 657-680), Student's t with pooled variance as ``pingouin.tost`` computes it:
+    ``{p, df}``. p is the larger of the two one-sided p-values, of H0 mean(a) - mean(b) <= -margin and of H0
+    mean(a) - mean(b) >= margin; p < alpha says the difference lies within (-margin, margin).
+
+    Equal means, each set's variance 0.3: t = 1 / sqrt(0.3 (1/6 + 1/6)) = 3.162 on 10 df for either bound.
+
+    >>> round(tost([4, 5, 4, 5, 4, 5], [4, 4, 5, 5, 4, 5], 1.0)["p"], 4)
+    0.0051
+    """
+    import pingouin
+
+    if not margin > 0:
+        raise HumevalError(f"metric significance: test tost needs a margin > 0, not {margin!r}")
+    result = pingouin.tost(np.asarray(a, dtype=float), np.asarray(b, dtype=float), bound=float(margin))
+    return {"p": float(result["pval"].iloc[0]), "df": float(result["dof"].iloc[0])}
+
+
+#: The two-sample tests by name, each called with the two sets and the test's entry (``alternative``, ``margin``).
 TESTS = {
-    "mann_whitney_u": lambda a, b, alternative="two-sided": mann_whitney_u(a, b, alternative),
-    "student_t": lambda a, b, alternative="two-sided": t_test(a, b, True, alternative),
-    "welch_t": lambda a, b, alternative="two-sided": t_test(a, b, False, alternative),
-    "wilcoxon": wilcoxon_signed_rank,
-    "chi_square": chi_square,
+    "mann_whitney_u": lambda a, b, spec: mann_whitney_u(a, b, spec.get("alternative", "two-sided")),
+    "student_t": lambda a, b, spec: t_test(a, b, True, spec.get("alternative", "two-sided")),
+    "welch_t": lambda a, b, spec: t_test(a, b, False, spec.get("alternative", "two-sided")),
+    "wilcoxon": lambda a, b, spec: wilcoxon_signed_rank(a, b, spec.get("alternative", "two-sided")),
+    "chi_square": lambda a, b, spec: chi_square(a, b),
+    "tost": lambda a, b, spec: tost(a, b, spec.get("margin", 0)),
 }
 PAIRED = {"wilcoxon"}
 CORRECTIONS = ("bonf", "holm", "fdr_bh", "fdr_by", "sidak")
@@ -142,8 +164,9 @@ def significance_numbers(
         The pairs ``[a, b]`` compared.
     tests : list of dict
         ``{test, alternative?, columns, correction?, corrected_column?}``: ``test`` one of ``mann_whitney_u``,
-        ``student_t``, ``welch_t``, ``wilcoxon`` (paired on ``pair_on``, the mean per unit) or ``chi_square``
-        (scipy); ``alternative`` ``two-sided`` (default), ``greater`` (a > b) or ``less``; ``columns``
+        ``student_t``, ``welch_t``, ``wilcoxon`` (paired on ``pair_on``, the mean per unit), ``chi_square``
+        (scipy) or ``tost`` (equivalence within ``margin``, two one-sided Student t tests, pingouin: its ``p``
+        below alpha says the means differ by less than the margin); ``alternative`` ``two-sided`` (default), ``greater`` (a > b) or ``less``; ``columns``
         ``{statistic: <column>, p: <column>, df?: <column>, ...}``, where each result goes (besides these: a t
         test's ``ci_low``/``ci_high``, the 95% interval of the mean difference; Mann-Whitney's ``rank_biserial`` and ``r``, the effect size |Z| / sqrt(N) as rstatix prints it); ``correction`` one of
         ``holm``, ``bonf``, ``fdr_bh``, ``fdr_by``, ``sidak``: the test's p-values over every group and pair of
@@ -171,7 +194,7 @@ def significance_numbers(
                 if spec["test"] not in TESTS:
                     raise HumevalError(f"metric significance: unknown test {spec['test']!r}; known: {sorted(TESTS)}")
                 first, second = (x, y) if spec["test"] not in PAIRED else paired(part, compare, a, b, list(pair_on))
-                result = TESTS[spec["test"]](first, second, spec.get("alternative", "two-sided"))
+                result = TESTS[spec["test"]](first, second, spec)
                 unknown = sorted(set(spec["columns"]) - set(result))
                 if unknown:
                     raise HumevalError(f"test {spec['test']} gives no {unknown}; it gives {sorted(result)}")

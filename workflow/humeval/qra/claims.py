@@ -10,7 +10,7 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.vocabulary import register
 
-__all__ = ["OPERATORS", "claim_holds", "claims_entry"]
+__all__ = ["OPERATORS", "claim_holds", "claims_entry", "expects_no_difference", "significance_holds"]
 
 #: A comparison's operator by its config spelling: numpy's, so that it compares numbers and arrays of draws alike.
 OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
@@ -31,7 +31,8 @@ def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) 
 def claim_holds(claim: dict, operand) -> tuple[bool, dict]:
     """Whether ``claim`` holds where ``operand(spec)`` gives an operand's number: every comparison holds, and the
     test's p-value is below its alpha where the claim has one (``significance: {p, alpha?}``, alpha 0.05 by
-    default); a NaN operand makes a comparison fail. Also the operands read: ``{comparisons: [(left, right)],
+    default; or, with ``expect: not_significant``, at or above it: :func:`significance_holds`); a NaN operand makes
+    a comparison fail. Also the operands read: ``{comparisons: [(left, right)],
     p?}``. Shared by Type IV and the planning of reproductions (:mod:`humeval.planning`).
 
     >>> claim = {"comparisons": [{"left": 2, "op": ">", "right": 1}], "significance": {"p": 0.04, "alpha": 0.01}}
@@ -45,8 +46,30 @@ def claim_holds(claim: dict, operand) -> tuple[bool, dict]:
         read["comparisons"].append((left, right))
     if claim.get("significance"):
         read["p"] = operand(claim["significance"]["p"])
-        holds &= bool(read["p"] < claim["significance"].get("alpha", 0.05))
+        holds &= bool(significance_holds(claim["significance"], read["p"]))
     return holds, read
+
+
+def significance_holds(significance: dict, p):
+    """Whether a claim's test says what the paper found, for one p or an array of them: p < alpha (``expect:
+    significant``, the default) or p >= alpha (``expect: not_significant``, a paper's "no significant
+    difference"); alpha 0.05 unless stated. A NaN p says neither. The one place a claim's test is read (Type IV,
+    the findings of every experiment and the planning bootstrap).
+
+    >>> bool(significance_holds({"p": None}, 0.03)), bool(significance_holds({"expect": "not_significant"}, 0.03))
+    (True, False)
+    >>> significance_holds({"p": None, "alpha": 0.01, "expect": "not_significant"}, np.array([0.01, 0.005, np.nan]))
+    array([ True, False, False])
+    """
+    alpha = significance.get("alpha", 0.05)
+    if significance.get("expect", "significant") == "not_significant":
+        return np.greater_equal(p, alpha)
+    return np.less(p, alpha)
+
+
+def expects_no_difference(finding: dict) -> bool:
+    """Whether a finding is a paper's "no significant difference" (``significance.expect: not_significant``)."""
+    return (finding.get("significance") or {}).get("expect") == "not_significant"
 
 
 @register("qra", "claims")
@@ -70,7 +93,8 @@ def claims_entry(
         ``[{id, text, comparisons: [{left, op, right}], significance?: {p, alpha?}}]``: ``op`` one of ``>``, ``>=``,
         ``<``, ``<=``; an operand is a number or ``{table, row, column}`` with ``{side}`` placeholders;
         ``significance.p`` is the cell of the paper's test's p-value (same form), ``alpha`` the paper's level
-        (default 0.05): the claim holds only where p < alpha.
+        (default 0.05): the claim holds only where p < alpha, or, with ``expect: not_significant`` (a paper's "no
+        significant difference"), only where p >= alpha.
     labels : dict of str to str, optional
         The text that replaces ``{side}`` in operand labels, per side (``{original: O, reproduction: R}``;
         default: ``original``, ``reproduction``).
