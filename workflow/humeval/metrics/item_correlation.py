@@ -1,12 +1,15 @@
-"""Item-level correlation between two experiments: per item, the mean of its raters, inner-joined."""
+"""Item-level correlation between two experiments (or two conditions): per item, the mean of its raters,
+inner-joined; with ``units: [system]`` the rank agreement of two system rankings (Kendall's tau-b), per group and
+averaged over the groups."""
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import pandas as pd
 
-from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
 __all__ = ["item_correlation_numbers"]
@@ -42,14 +45,26 @@ def item_correlation_numbers(
     where: dict | None = None,
     frame: Frame = "kept",
     variant: str | None = None,
+    compare: Column = "side",
+    mean_row: str | None = None,
 ) -> pd.DataFrame:
     """Item-level correlation between two sides: per group of ``by``, the mean value of each unit on side ``x``
     and on side ``y``, inner-joined on the unit, correlated (scipy ``pearsonr``, ``spearmanr``, ``kendalltau``).
+    With ``units: [system]``, ``by: [topic]`` and ``methods: [kendall]`` it is the rank agreement of the two
+    system rankings per topic (Kendall's tau-b, which counts a tie in either ranking as scipy does:
+    tau_b = (P - Q) / sqrt((P + Q + T) (P + Q + U)), P and Q the concordant and discordant pairs, T and U the pairs
+    tied in one ranking only); ``mean_row`` adds their mean over the groups.
 
     Parameters
     ----------
     x, y : str
-        The two sides (experiments) correlated.
+        The two sides (experiments) correlated, or two values of ``compare``.
+    compare : str
+        The column whose values ``x`` and ``y`` are (default ``side``; e.g. ``condition`` to set two evaluation
+        conditions of one experiment side by side).
+    mean_row : str, optional
+        The row of each statistic's (r, rho, tau) mean over the groups where it is defined, with ``n`` the number
+        of such groups; no p-value is averaged.
     row : str
         A template over the ``by`` keys.
     units : list of str
@@ -61,13 +76,14 @@ def item_correlation_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): columns ``pearson_r``, ``pearson_p``, ``spearman_rho``, ``spearman_p``,
-        ``kendall_tau``, ``kendall_p`` (those of ``methods``) and ``n`` (joined units).
+        ``kendall_tau``, ``kendall_p`` (those of ``methods``) and ``n`` (joined units); in ``mean_row`` the
+        statistics' means and ``n`` (the groups averaged).
     """
     rows = data.rows(frame, variant, where)
     rows = rows.assign(value=pd.to_numeric(rows["value"]))
-    out = []
+    out, statistics = [], {}
     for keys, part in groups_of(rows, by):
-        means = part.groupby(["side", *units])["value"].mean()
+        means = part.groupby([compare, *units])["value"].mean()
         if x not in means.index.get_level_values(0) or y not in means.index.get_level_values(0):
             continue
         joined = pd.concat([means.loc[x].rename("x"), means.loc[y].rename("y")], axis=1, join="inner")
@@ -75,5 +91,12 @@ def item_correlation_numbers(
         for method in methods:
             statistic, p = correlate(joined["x"], joined["y"], method)
             out += [(label, METHODS[method][0], statistic), (label, METHODS[method][1], p)]
+            statistics.setdefault(METHODS[method][0], []).append(statistic)
         out.append((label, "n", float(len(joined))))
+    if mean_row is not None:
+        for column, values in statistics.items():
+            defined = [v for v in values if not math.isnan(v)]  # units all tied on one side: no statistic
+            out += [(mean_row, column, sum(defined) / len(defined) if defined else float("nan"))]
+        counted = [sum(not math.isnan(v) for v in values) for values in statistics.values()]
+        out.append((mean_row, "n", float(max(counted, default=0))))
     return value_frame(table, out)
