@@ -27,7 +27,6 @@ NOT_YET_IN_A_RUN = {
     "metric:timing": {"side"},
     "metric:fre_agreement": {"model", "side", "auto_side", "criterion"},
     "metric:effect_size": {"confidence", "method", "seed"},
-    "metric:item_correlation": {"methods"},
     "metric:preference_shares": {"scale"},
     "metric:significance": {"pair_on"},
     "metric:krippendorff_alpha_by_batch": {"batch"},
