@@ -170,3 +170,65 @@ def test_a_criterion_that_is_also_a_column_says_which_it_is(tmp_path):
     bare, _ = load_ratings(tmp_path, text, criterion="quality", **params)  # no such column: the constant
     assert column["criterion"].tolist() == ["fluency", "adequacy"]
     assert set(constant["criterion"]) == {"condition"} and set(bare["criterion"]) == {"quality"}
+
+
+NESTED = (
+    '{"collection": "c", "runs": [{"run": "X", "topics": [{"topic": "t1", "nuggets": '
+    '[{"nugget": "n1", "assessor": "a", "score": 2, "meta": {"importance": "vital"}}, '
+    '{"nugget": "n2", "assessor": "a", "score": 1.50}]}]}, '
+    '{"run": "Y", "topics": [{"topic": "t1", "nuggets": [{"nugget": "n1", "assessor": "a", "score": 0}]}]}]}'
+)
+
+
+def test_a_nested_json_export_is_one_row_per_record_with_its_enclosing_fields(tmp_path):
+    """Issue 51: records found by a path, nested fields as ``a.b`` and every enclosing level's fields carried, as
+    pandas.json_normalize names them; numbers as written."""
+    from humeval.loaders.tabular_read import read_json_records
+
+    path = tmp_path / "export.json"
+    path.write_text(NESTED)
+    frame = read_json_records(str(path), ["runs", "topics", "nuggets"])
+    assert list(frame["runs.run"]) == ["X", "X", "Y"] and list(frame["score"]) == ["2", "1.50", "0"]
+    assert list(frame["runs.topics.topic"]) == ["t1"] * 3 and list(frame["collection"]) == ["c"] * 3
+    assert list(frame["meta.importance"]) == ["vital", "", ""]
+    judgements, _ = load_ratings(
+        tmp_path,
+        NESTED,
+        records=["runs", "topics", "nuggets"],
+        format="json",
+        shape="long",
+        participant="assessor",
+        item=["runs.topics.topic", "nugget"],
+        system={"column": "runs.run"},
+        criterion={"value": "support"},
+        value="score",
+    )
+    assert sorted(zip(judgements["system"], judgements["item"], judgements["value"])) == [
+        ("X", "t1|n1", 2.0),
+        ("X", "t1|n2", 1.5),
+        ("Y", "t1|n1", 0.0),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text,records,line",
+    [
+        (NESTED, ["runs", "topic", "nuggets"], "records runs > topic > nuggets: element 0 of runs has no key 'topic'"),
+        (NESTED, ["runs", "topics", "nuggets", "meta"], "records runs > topics > nuggets > meta: 'meta' is not a list"),
+        ('{"runs": {"run": "X"}}', ["runs"], "records runs: 'runs' is not a list (element 0)"),
+        ('{"runs": [1, 2]}', ["runs"], "records runs: record 0 is a str, not an object"),
+        ('{"runs": []}', [], "the document is one object: say where its records are"),
+        ('{"a": 1, "a": 2}', ["a"], "the key 'a' appears twice in one object"),
+        ('{"runs": [}', ["runs"], "not a JSON document (JSONDecodeError"),
+        ("3", [], "expected a JSON object or list, got str"),
+    ],
+)
+def test_a_nested_json_export_that_does_not_have_its_records_is_one_line(tmp_path, text, records, line):
+    from humeval.errors import HumevalError
+    from humeval.loaders.tabular_read import read_json_records
+
+    path = tmp_path / "export.json"
+    path.write_text(text)
+    with pytest.raises(HumevalError) as caught:
+        read_json_records(str(path), records)
+    assert line in str(caught.value) and "\n" not in str(caught.value)

@@ -1,4 +1,5 @@
-"""Generic loader for tabular exports, by config alone: CSV, TSV, XLSX (one sheet) and JSON lines, long or wide.
+"""Generic loader for tabular exports, by config alone: CSV, TSV, XLSX (one sheet), JSON lines and nested JSON,
+long or wide.
 
 Every input role of the extract entry is one file, read in role order and stacked (several files per
 experiment: batches, annotators); the parameters are those of :func:`load`.
@@ -363,7 +364,8 @@ def load(
     carry: dict[str, str | list] | None = None,
     carry_as: dict[str, CarriedKind] | None = None,
     join: dict | None = None,
-    format: Literal["csv", "tsv", "xlsx", "jsonl"] | None = None,
+    format: Literal["csv", "tsv", "xlsx", "jsonl", "json"] | None = None,
+    records: list[str] | None = None,
     sep: str | None = None,
     sheet: int | str = 0,
     na_values: list[str | int | float] = (),
@@ -431,9 +433,14 @@ def load(
         ``positional: k`` (``melt`` only) the key file has no key column: it lists its questions in order, k rows
         each, and the kth melted header takes question k's values as columns ``<column>1`` .. ``<column>k`` (and k
         as column ``position``, for ``item: [position]``).
-    format : {'csv', 'tsv', 'xlsx', 'jsonl'}, optional
+    format : {'csv', 'tsv', 'xlsx', 'jsonl', 'json'}, optional
         The file format. Default: from the file suffix (``.csv``, ``.tsv``/``.tab``, ``.xlsx``,
-        ``.jsonl``/``.ndjson``), else CSV.
+        ``.jsonl``/``.ndjson``, ``.json``), else CSV.
+    records : list of str, optional
+        ``json``: the keys leading to the records of a nested export (``[runs, topics, nuggets]``), read as
+        :func:`pandas.json_normalize` reads them: one row per record, its nested fields as ``a.b`` columns and the
+        fields of each enclosing level carried (``runs.name``, ``runs.topics.id``); ``[]`` (default) for a
+        top-level list of records. As strict as JSON lines: numbers kept as written, a key given twice refused.
     sep : str, optional
         The CSV separator, a literal (one or more characters; never a regular expression). Default: a tab for TSV,
         else a comma.
@@ -467,6 +474,7 @@ def load(
         "carry": carry,
         "join": join,
         "format": format,
+        "records": records,
         "sep": sep,
         "sheet": sheet,
         "na_values": na_values,

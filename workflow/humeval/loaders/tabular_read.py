@@ -11,9 +11,27 @@ from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, read_workbook_sheet
 from humeval.patterns import config_pattern
 
-__all__ = ["Header", "columns_hint", "find_column", "joined", "keep_rows", "numeric", "read_table", "repeated_header"]
+__all__ = [
+    "Header",
+    "columns_hint",
+    "find_column",
+    "joined",
+    "keep_rows",
+    "numeric",
+    "read_json_records",
+    "read_table",
+    "repeated_header",
+]
 
-FORMATS = {".csv": "csv", ".tsv": "tsv", ".tab": "tsv", ".xlsx": "xlsx", ".jsonl": "jsonl", ".ndjson": "jsonl"}
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".xlsx": "xlsx",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+}
 
 
 def columns_hint(columns: list[str], wanted: str) -> str:
@@ -102,6 +120,81 @@ def read_json_lines(path: str) -> pd.DataFrame:
     return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
 
 
+def enclosing_fields(nodes: list, path: list[str], file: str) -> list:
+    """The ``meta`` of :func:`pandas.json_normalize` for records at ``path``: every field that is no list or object, of every
+    level that encloses the records (``[["topic"], ["topics", "id"]]``), found over all their objects; each
+    level checked on the way down (one line naming the level and the element that lacks it)."""
+    meta, where = [], []
+    for depth, key in enumerate(path):
+        fields, children = {}, []
+        for k, node in enumerate(nodes):
+            if not isinstance(node, dict) or key not in node:
+                raise HumevalError(
+                    f"records {' > '.join(path)}: element {k} of {' > '.join(where) or 'the document'} has no "
+                    f"key {key!r}",
+                    file=file,
+                )
+            fields.update(
+                {name: None for name, value in node.items() if name != key and not isinstance(value, (list, dict))}
+            )
+            child = node[key]
+            if not isinstance(child, list):
+                raise HumevalError(f"records {' > '.join(path)}: {key!r} is not a list (element {k})", file=file)
+            children += child
+        meta += [[*path[:depth], name] for name in fields]
+        where.append(key)
+        nodes = children
+    for k, record in enumerate(nodes):
+        if not isinstance(record, dict):
+            raise HumevalError(
+                f"records {' > '.join(path)}: record {k} is a {type(record).__name__}, not an object", file=file
+            )
+    return meta
+
+
+def read_json_records(path: str, records: list[str]) -> pd.DataFrame:
+    """A nested JSON export as one row per record, as :func:`pandas.json_normalize` reads it: the records are the
+    objects at the path ``records`` (``[runs, topics, nuggets]``: each run's topics' nuggets; ``[]``: a top-level
+    list of objects), a record's nested objects flattened to ``a.b`` columns, and the fields of every enclosing
+    level carried as ``<level keys>.<field>`` (a run's ``name`` as ``runs.name`` when the document is
+    ``{runs: [...]}``, else ``name``). As strict as :func:`read_json_lines`: numbers kept as written, a key
+    given twice refused, every path step checked.
+
+    >>> import json, tempfile
+    >>> doc = [{"run": "a", "topics": [{"id": 1, "nuggets": [{"score": 2}, {"score": 0.50}]}]}]
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+    ...     _ = f.write(json.dumps(doc).replace("0.5", "0.50"))
+    >>> read_json_records(f.name, ["topics", "nuggets"]).to_dict("records")
+    [{'score': '2', 'run': 'a', 'topics.id': '1'}, {'score': '0.50', 'run': 'a', 'topics.id': '1'}]
+    """
+    from humeval import strict_json
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = strict_json.load(handle, parse_int=str, parse_float=str, parse_constant=str)
+    except strict_json.DuplicateKey as exc:
+        raise HumevalError(str(exc), file=path) from None
+    except (ValueError, RecursionError) as exc:
+        raise HumevalError(f"not a JSON document ({type(exc).__name__}: {exc})", file=path) from None
+    records = list(records)
+    nodes = [document] if isinstance(document, dict) else document
+    if not isinstance(nodes, list):
+        raise HumevalError(f"expected a JSON object or list, got {type(document).__name__}", file=path)
+    if isinstance(document, dict) and not records:
+        raise HumevalError("the document is one object: say where its records are (records: [key, ...])", file=path)
+    top = isinstance(document, dict)
+    if top:  # the document's own key starts the path: {runs: [...]} with records [runs, topics, nuggets]
+        meta = enclosing_fields([document], records, path)
+        frame = pd.json_normalize(document, record_path=records, meta=meta, errors="ignore")
+    else:
+        meta = enclosing_fields(nodes, records, path)
+        frame = pd.json_normalize(nodes, record_path=records or None, meta=meta or None, errors="ignore")
+    frame.columns = [".".join(c) if isinstance(c, tuple) else str(c) for c in frame.columns]
+    frame = frame.astype(object)
+    # numbers arrive as their text, so a float here is pandas' mark of an absent field
+    return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
+
+
 def read_table(path: str, options: dict) -> pd.DataFrame:
     """One export as text (no type guessing), with a clear error for what cannot be parsed. No cell is missing
     but an empty one, or one whose text ``na_values`` lists."""
@@ -111,6 +204,8 @@ def read_table(path: str, options: dict) -> pd.DataFrame:
             frame = read_workbook_sheet(path, options.get("sheet", 0), dtype=str).fillna("")
         elif kind == "jsonl":
             frame = read_json_lines(path)
+        elif kind == "json":
+            frame = read_json_records(path, options.get("records", []))
         else:
             sep = options.get("sep", "\t" if kind == "tsv" else ",")
             # a header given k times is read as pandas names it; only an ambiguous reference is refused (Header)
