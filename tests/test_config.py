@@ -582,3 +582,29 @@ def test_a_design_only_original_first_in_a_claims_sides_is_not_asked_for_cells()
     asked = []
     check_claim_cells(study, entry, 0, lambda table, row, column, path: asked.append(row), pytest.fail)
     assert asked == ["R1"]
+
+
+def test_a_rater_selection_by_pseudonym_is_said_at_every_start_with_what_to_write():
+    """Issue 51: a pseudonym is keyed with the study's name and raw files; a ``where`` on ``participant`` keeps its
+    numbers and gets one line naming its key, and a pseudonym that matches no one says why in the job's line."""
+    import pandas as pd
+
+    from humeval.config import changed_default_notices
+    from humeval.errors import HumevalError
+    from humeval.metrics import filter_where
+
+    study = {
+        "planning": {"simulations": 200},
+        "metrics": [{"where": {"participant": ["Pab12cd34ef"]}}, {"where": {"side": "O"}}],
+        "derived": [{"where": {"side": "O", "participant": "Pab12cd34ef"}}],
+    }
+    lines = changed_default_notices("s", study)
+    assert [line.split(" selects")[0] for line in lines] == [
+        "s: key metrics.0.where.participant",
+        "s: key derived.0.where.participant",
+    ]
+    assert all("where: {rater_number: [...]}" in line for line in lines)
+    frame = pd.DataFrame({"participant": ["Pab12cd34ef", "P0000000000"], "value": [1, 2]})
+    assert len(filter_where(frame, {"participant": "Pab12cd34ef"}, frame)) == 1
+    with pytest.raises(HumevalError, match="pseudonyms are keyed with the study's name and raw files"):
+        filter_where(frame, {"participant": ["P1111111111"]}, frame)

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_PROBLEMS",
     "changed_default_notices",
     "load_study",
+    "pseudonym_notices",
     "schema",
     "schema_problem",
     "validate_against",
@@ -287,16 +288,49 @@ def load_study(path: str | Path) -> dict:
 CHANGED_DEFAULTS = [("planning.simulations", 200, 1000, "the planning bootstrap's simulations per design")]
 
 
+def where_clauses(node, key: str = "") -> list[tuple[str, dict]]:
+    """Every ``where`` mapping of a study file, with its key path (``metrics.12.where``), at any depth."""
+    found = []
+    if isinstance(node, dict):
+        for name, value in node.items():
+            path = f"{key}.{name}" if key else str(name)
+            if name == "where" and isinstance(value, dict):
+                found.append((path, value))
+            found += where_clauses(value, path)
+    elif isinstance(node, list):
+        for k, value in enumerate(node):
+            found += where_clauses(value, f"{key}.{k}")
+    return found
+
+
+def pseudonym_notices(name: str, study: dict) -> list[str]:
+    """One line per ``where`` that selects raters by pseudonym (``participant: [P4f825b63bb, ...]``): a pseudonym is
+    keyed with the study's name and raw files, so a copy under another name, or one more raw file, selects no one
+    (finch's Devx group emptied so). The numbers stay as they are; the line says what to write that does not
+    change: the raters' ``rater_number`` (their order of first appearance in their side's export).
+
+    >>> pseudonym_notices("s", {"metrics": [{"where": {"side": "O", "participant": ["Pab12cd34ef"]}}]})
+    ['s: key metrics.0.where.participant selects raters by pseudonym, which changes with the study name and its raw files; write where: {rater_number: [...]} (raters numbered in order of first appearance) to keep the selection']
+    """
+    return [
+        f"{name}: key {path}.participant selects raters by pseudonym, which changes with the study name and its raw "
+        "files; write where: {rater_number: [...]} (raters numbered in order of first appearance) to keep the "
+        "selection"
+        for path, where in where_clauses(study)
+        if "participant" in where
+    ]
+
+
 def changed_default_notices(name: str, study: dict, planning: bool = True) -> list[str]:
     """One line per default of :data:`CHANGED_DEFAULTS` that study ``name`` relies on (``planning``: whether the
-    run plans at all).
+    run plans at all), after one per rater selection by pseudonym (:func:`pseudonym_notices`).
 
     >>> changed_default_notices("s", {})
     ["s: planning.simulations is not stated: the planning bootstrap's simulations per design are now 1000 (were 200); write planning: {simulations: 200} for the former numbers"]
     >>> changed_default_notices("s", {"planning": {"simulations": 1000}})
     []
     """
-    notices = []
+    notices = pseudonym_notices(name, study)
     for path, before, now, what in CHANGED_DEFAULTS:
         section, key = path.split(".")
         if section == "planning" and not planning:

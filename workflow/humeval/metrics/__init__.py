@@ -176,6 +176,12 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
                     f"where {column}: {absent} matches no judgement: the column holds rater pseudonyms (it is built "
                     "from the participant column); select raters by number: where: {rater_number: [1, 2, ...]}"
                 )
+            if column == "participant":
+                raise HumevalError(
+                    f"where participant: {absent} matches no judgement: pseudonyms are keyed with the study's name "
+                    "and raw files, so a copy or one more raw file changes them; select raters by number: where: "
+                    "{rater_number: [1, 2, ...]}"
+                )
             raise HumevalError(f"where {column}: {absent} matches no judgement (values are compared by type)")
         rows = rows[keep]
     return rows
