@@ -4,7 +4,8 @@ from planning_cases import comparison_finding
 
 from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, audit_study, build_audit, status_of
 from humeval.errors import HumevalError
-from humeval.published import parse_published, published_frame
+from humeval.published import published_frame
+from humeval.rounding import parse_published
 
 
 def test_parse_published_keeps_precision_and_marker():

@@ -5,7 +5,9 @@ the precision the paper printed it at.
 
 status: ``match`` when |value - published| <= half a unit of the last printed digit (:func:`status_of`), or,
 for a printed bound (``< 2e-16``), when the value satisfies it; ``mismatch`` otherwise; ``recomputed_only`` without a published number; ``published_only`` without a
-recomputed value. ``note`` carries the config's diagnosis for mismatch and published_only rows. ``basis`` says
+recomputed value. ``bound`` is the sign of a published number printed as a bound (``<`` for "< 0.05"), which
+claims and findings read as a bound, never as the number. ``note`` carries the config's diagnosis for mismatch and
+published_only rows. ``basis`` says
 what a recomputed number rests on: ``judgements`` (a metric of the kept judgements, or a QRA cell with a recomputed
 input) or ``printed numbers`` (a QRA cell computed from published numbers alone; no judgement behind it).
 """
@@ -13,6 +15,7 @@ input) or ``printed numbers`` (a QRA cell computed from published numbers alone;
 from __future__ import annotations
 
 import logging
+import math
 
 import pandas as pd
 
@@ -31,7 +34,19 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-AUDIT_COLUMNS = ["table", "row", "column", "value", "published", "precision", "status", "note", "unrecomputed", "basis"]
+AUDIT_COLUMNS = [
+    "table",
+    "row",
+    "column",
+    "value",
+    "published",
+    "bound",
+    "precision",
+    "status",
+    "note",
+    "unrecomputed",
+    "basis",
+]
 UNDIAGNOSED = "UNDIAGNOSED: the config records no reason for this difference"
 #: The note of a published-only cell whose config gives no reason: nothing differs, a number was left unrecomputed.
 UNRECOMPUTED = "UNDIAGNOSED: no reason recorded for leaving this number unrecomputed"
@@ -71,9 +86,11 @@ def within_printed_precision(value: float, published: float, precision: int) -> 
     True
     >>> within_printed_precision(0.781480250886913, 0.781480250885911, 15)
     False
+    >>> within_printed_precision(float("inf"), 2.75, 2), within_printed_precision(2.75, 2.75e-30, 32)
+    (False, False)
     """
-    import math
-
+    if not (math.isfinite(value) and math.isfinite(published)):  # an infinity is no printed number's recomputation
+        return False
     unit = 0.5 * 10.0**-precision
     if published and math.isfinite(published):
         magnitude = math.floor(math.log10(abs(published)))  # 0.78 -> -1: the first significant digit's place
@@ -90,13 +107,13 @@ def status_of(value: float, published: float, precision: int, bound: str = "") -
 
     >>> status_of(23.0, 23.00, 2), status_of(3.5556, 3.56, 2), status_of(0.3, 0.2, 1)
     ('match', 'match', 'mismatch')
-    >>> status_of(1e-20, 2e-16, 16, "<"), status_of(3e-16, 2e-16, 16, "<")
-    ('match', 'mismatch')
+    >>> status_of(1e-20, 2e-16, 16, "<"), status_of(3e-16, 2e-16, 16, "<"), status_of(float("-inf"), 2e-16, 16, "<")
+    ('match', 'mismatch', 'mismatch')
     """
     has_value, has_published = pd.notna(value), pd.notna(published)
     if has_value and has_published:
-        if bound:
-            return "match" if BOUNDS[bound](value, published) else "mismatch"
+        if bound:  # an infinity satisfies no printed bound: it is no statistic's value
+            return "match" if math.isfinite(value) and BOUNDS[bound](value, published) else "mismatch"
         return "match" if within_printed_precision(value, published, precision) else "mismatch"
     if has_value:
         return "recomputed_only"
@@ -158,6 +175,7 @@ def build_audit(
         )
     texts = audit["published_text"] if "published_text" in audit else pd.Series("", index=audit.index)
     bounds = [printed_bound(t) if pd.notna(t) else "" for t in texts]
+    audit["bound"] = bounds  # a published number printed as a bound ("< 0.05"): its sign, read as a bound everywhere
     audit["status"] = [
         status_of(v, p, d, b) for v, p, d, b in zip(compared, audit["published"], audit["precision"], bounds)
     ]

@@ -215,6 +215,20 @@ def check_table_references(study: dict, fail) -> None:
                 fail(f"key {key}.{k}.table: {entry['table']!r} is not one of the study's tables {table_ids}")
 
 
+def check_printed_numbers(study: dict, fail) -> None:
+    """Every published cell is a number a double holds, as the published job will parse it
+    (:func:`humeval.rounding.parse_published`): ``1e-400`` or ``1e999`` is one line at ``-n``, not a job's failure."""
+    from humeval.rounding import parse_published
+
+    for k, block in enumerate(study.get("published", [])):
+        for row, columns in (block.get("cells") or {}).items():
+            for column, cell in (columns or {}).items():
+                try:
+                    parse_published(cell["value"] if isinstance(cell, dict) else cell)
+                except HumevalError as exc:
+                    fail(f"key published.{k}.cells.{row}.{column}: {exc}")
+
+
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express, in the order a reader meets the keys; the first
     failure is one line naming the file and the key."""
@@ -240,6 +254,7 @@ def check_references(study: dict, source: str) -> None:
             if entry[name] not in known:
                 fail(f"key {key}.{k}.{name}: unknown {what} {entry[name]!r}; known: {sorted(known)}")
     check_table_references(study, fail)
+    check_printed_numbers(study, fail)
     for k, aggregate in enumerate(study.get("published_aggregates", [])):
         try:
             aggregate_cells(aggregate)

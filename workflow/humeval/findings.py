@@ -87,11 +87,18 @@ def operands(values: dict, label: str):
     return operand
 
 
-def evaluate(finding: dict, values: dict, label: str) -> bool:
-    """Whether ``finding`` holds on the side labelled ``label`` given ``values`` {(table, row, column): number}."""
+def evaluate(finding: dict, values: dict, label: str, bounds: dict | None = None) -> bool:
+    """Whether ``finding`` holds on the side labelled ``label`` given ``values`` {(table, row, column): number};
+    ``bounds`` {cell: "<"} marks the numbers read as printed bounds ("< 0.05"), which decide a comparison only
+    where every number they admit does (:func:`humeval.qra.claims.compared`)."""
     from humeval.qra.claims import claim_holds
 
-    return claim_holds(finding, operands(values, label))[0]
+    def bound(spec) -> str:
+        if not bounds or not isinstance(spec, dict):
+            return ""
+        return bounds.get(tuple(str(spec[k]).format(side=label) for k in ("table", "row", "column")), "")
+
+    return claim_holds(finding, operands(values, label), bound)[0]
 
 
 def evaluate_draws(finding: dict, draws: dict, label: str, n: int) -> np.ndarray:

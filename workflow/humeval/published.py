@@ -8,15 +8,12 @@ The config gives each number as the string the paper printed (``"23.00"``, ``"+3
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal, InvalidOperation
-
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.rounding import PRINTED_NUMBER
+from humeval.rounding import parse_published
 
-__all__ = ["parse_published", "published_frame", "published_numbers"]
+__all__ = ["published_frame", "published_numbers"]
 
 PUBLISHED_COLUMNS = [
     "table",
@@ -30,30 +27,6 @@ PUBLISHED_COLUMNS = [
     "note",
     "unrecomputed",
 ]
-
-
-def parse_published(text) -> tuple[float, int, str]:
-    """(value, precision, marker) of a printed number; a printed bound keeps its sign in ``published_text``
-    (:func:`humeval.rounding.printed_bound`) and its number is the value.
-
-    >>> parse_published("23.00"), parse_published("+36"), parse_published("0.95*"), parse_published("1.7e-05")
-    ((23.0, 2, ''), (36.0, 0, ''), (0.95, 2, '*'), (1.7e-05, 6, ''))
-    >>> parse_published("< 2e-16")
-    (2e-16, 16, '')
-    """
-    match = PRINTED_NUMBER.match(str(text))
-    if not match:
-        raise HumevalError(
-            f"published value {text!r} is not a printed number (e.g. '0.30', '-8.67', '0.95*', '< 2e-16')"
-        )
-    try:
-        exponent = Decimal(match["number"]).as_tuple().exponent
-    except InvalidOperation:  # pragma: no cover - the regex admits only valid decimals
-        raise HumevalError(f"published value {text!r} is not a number") from None
-    value = float(match["number"])
-    if not math.isfinite(value):
-        raise HumevalError(f"published value {text!r} is not a finite number")
-    return value, max(0, -int(exponent)), match["marker"]
 
 
 def classified_note(cell: dict, block: dict) -> str:

@@ -118,7 +118,11 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
     for study, audit in audits.items():
         config = studies[study]
         shown = audit["value"].where(audit["value"].notna(), audit["published"])
-        values = dict(zip(zip(audit["table"], audit["row"], audit["column"]), shown))
+        cells = list(zip(audit["table"], audit["row"], audit["column"]))
+        values = dict(zip(cells, shown))
+        # a published number read in place of a recomputed one keeps its printed bound ("< 0.05")
+        printed = audit["bound"].fillna("").where(audit["value"].isna(), "") if "bound" in audit else None
+        bounds = {c: b for c, b in zip(cells, printed) if b} if printed is not None else {}
         power = powers.get(study)
         for finding in findings(config):
             sides = finding_sides(finding, config)
@@ -129,7 +133,7 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
                     "finding": finding["id"],
                     "text": finding["text"],
                     "experiment": experiment,
-                    "holds": YES_NO[evaluate(finding, values, label)] if measured else "not measured",
+                    "holds": YES_NO[evaluate(finding, values, label, bounds)] if measured else "not measured",
                     "power": float("nan"),
                     "power_low": float("nan"),
                     "power_high": float("nan"),

@@ -10,7 +10,16 @@ from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
 from humeval.vocabulary import register
 
-__all__ = ["OPERATORS", "claim_holds", "claims_entry", "expects_no_difference", "significance_holds"]
+__all__ = [
+    "OPERATORS",
+    "certainly",
+    "claim_holds",
+    "claims_entry",
+    "compared",
+    "expects_no_difference",
+    "interval",
+    "significance_holds",
+]
 
 #: A comparison's operator by its config spelling: numpy's, so that it compares numbers and arrays of draws alike.
 OPERATORS = {">": np.greater, ">=": np.greater_equal, "<": np.less, "<=": np.less_equal}
@@ -28,43 +37,102 @@ def _operand(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) 
     raise HumevalError(f"claim operand {cell} has no {side} value")
 
 
-def claim_holds(claim: dict, operand) -> tuple[bool, dict]:
+def _bound(values: pd.DataFrame, published: pd.DataFrame, operand, side: str) -> str:
+    """The bound a claim operand was printed as (``<`` for "< 0.05"), where it is read from a published number
+    (no recomputed value); "" for an exact number."""
+    from humeval.rounding import printed_bound
+
+    if isinstance(operand, (int, float)):
+        return ""
+    cell = {k: str(v).format(side=side) for k, v in operand.items()}
+    _, source = cell_value(values, published, cell["table"], cell["row"], cell["column"])
+    if source != "published" or "published_text" not in published:
+        return ""
+    hit = published[
+        (published["table"] == cell["table"])
+        & (published["row"] == cell["row"])
+        & (published["column"] == cell["column"])
+    ]
+    return printed_bound(hit["published_text"].iloc[0]) if not hit.empty else ""
+
+
+def interval(value: float, bound: str = "") -> tuple[float, bool, float, bool]:
+    """The values a printed number admits, ``(low, low open, high, high open)``: ``< 0.05`` is (-inf, 0.05), an
+    exact number [x, x]."""
+    if bound in ("<", "<="):
+        return -np.inf, True, value, bound == "<"
+    if bound in (">", ">="):
+        return value, bound == ">", np.inf, True
+    return value, False, value, False
+
+
+def certainly(op: str, left: tuple, right: tuple) -> bool:
+    """Whether ``left op right`` holds for every value of the two intervals (:func:`interval`): a printed bound
+    decides a comparison only where every number it admits does; NaN decides none.
+
+    >>> certainly("<", interval(0.05, "<"), interval(0.05)), certainly("<", interval(0.05, "<="), interval(0.05))
+    (True, False)
+    >>> certainly(">=", interval(0.2, ">"), interval(0.1)), certainly(">", interval(0.1, "<"), interval(0.2, ">"))
+    (True, False)
+    """
+    if op in ("<", "<="):
+        op, left, right = {"<": ">", "<=": ">="}[op], right, left
+    low, low_open, high, high_open = left[0], left[1], right[2], right[3]
+    if op == ">=":
+        return bool(low >= high)
+    return bool(low > high or (low == high and (low_open or high_open)))
+
+
+def compared(op: str, left, right, left_bound: str = "", right_bound: str = ""):
+    """``left op right`` (numbers or arrays of draws, numpy's operator), or, where either was printed as a bound,
+    whether it holds for every number the bound admits (:func:`certainly`)."""
+    if left_bound or right_bound:
+        return certainly(op, interval(left, left_bound), interval(right, right_bound))
+    return OPERATORS[op](left, right)
+
+
+def claim_holds(claim: dict, operand, bound=None) -> tuple[bool, dict]:
     """Whether ``claim`` holds where ``operand(spec)`` gives an operand's number: every comparison holds, and the
     test's p-value is below its alpha where the claim has one (``significance: {p, alpha?}``, alpha 0.05 by
     default; or, with ``expect: not_significant``, at or above it: :func:`significance_holds`); a NaN operand makes
-    a comparison fail. Also the operands read: ``{comparisons: [(left, right)],
+    a comparison fail. ``bound(spec)`` gives the bound an operand was printed as ("<" for "< 0.05"; default none),
+    which decides a comparison only where every number it admits does (:func:`compared`). Also the operands read: ``{comparisons: [(left, right)],
     p?}``. Shared by Type IV and the planning of reproductions (:mod:`humeval.planning`).
 
     >>> claim = {"comparisons": [{"left": 2, "op": ">", "right": 1}], "significance": {"p": 0.04, "alpha": 0.01}}
     >>> claim_holds(claim, float)
     (False, {'comparisons': [(2.0, 1.0)], 'p': 0.04})
     """
+    bound = bound or (lambda spec: "")
     holds, read = True, {"comparisons": []}
     for comparison in claim["comparisons"]:
         left, right = operand(comparison["left"]), operand(comparison["right"])
-        holds &= bool(OPERATORS[comparison["op"]](left, right))
+        signs = bound(comparison["left"]), bound(comparison["right"])
+        holds &= bool(compared(comparison["op"], left, right, *signs))
         read["comparisons"].append((left, right))
     if claim.get("significance"):
         read["p"] = operand(claim["significance"]["p"])
-        holds &= bool(significance_holds(claim["significance"], read["p"]))
+        holds &= bool(significance_holds(claim["significance"], read["p"], bound(claim["significance"]["p"])))
     return holds, read
 
 
-def significance_holds(significance: dict, p):
+def significance_holds(significance: dict, p, bound: str = ""):
     """Whether a claim's test says what the paper found, for one p or an array of them: p < alpha (``expect:
     significant``, the default) or p >= alpha (``expect: not_significant``, a paper's "no significant
-    difference"); alpha 0.05 unless stated. A NaN p says neither. The one place a claim's test is read (Type IV,
+    difference"); alpha 0.05 unless stated. A NaN p says neither. A p printed as a bound (``bound``: "< 0.05") is
+    significant where every p it admits is (:func:`certainly`). The one place a claim's test is read (Type IV,
     the findings of every experiment and the planning bootstrap).
 
     >>> bool(significance_holds({"p": None}, 0.03)), bool(significance_holds({"expect": "not_significant"}, 0.03))
     (True, False)
+    >>> significance_holds({}, 0.05, "<"), significance_holds({}, 0.1, "<"), significance_holds({}, 0.05, "<=")
+    (True, False, False)
     >>> significance_holds({"p": None, "alpha": 0.01, "expect": "not_significant"}, np.array([0.01, 0.005, np.nan]))
     array([ True, False, False])
     """
     alpha = significance.get("alpha", 0.05)
-    if significance.get("expect", "significant") == "not_significant":
-        return np.greater_equal(p, alpha)
-    return np.less(p, alpha)
+    op = ">=" if significance.get("expect", "significant") == "not_significant" else "<"
+    return compared(op, p, alpha, bound)
 
 
 def expects_no_difference(finding: dict) -> bool:
@@ -120,7 +188,9 @@ def claims_entry(
         verdicts = {}
         for side in ("original", "reproduction"):
             holds, operands = claim_holds(
-                claim, lambda operand, s=side: _operand(values, published, operand, labels[s])
+                claim,
+                lambda operand, s=side: _operand(values, published, operand, labels[s]),
+                lambda operand, s=side: _bound(values, published, operand, labels[s]),
             )
             out += operand_cells(table, claim["id"], side, operands)
             verdicts[side] = holds
@@ -153,7 +223,11 @@ def claims_in_experiments(
     for claim in claims:
         for experiment, label in sides.items():
             try:
-                holds, operands = claim_holds(claim, lambda operand, s=label: _operand(values, published, operand, s))
+                holds, operands = claim_holds(
+                    claim,
+                    lambda operand, s=label: _operand(values, published, operand, s),
+                    lambda operand, s=label: _bound(values, published, operand, s),
+                )
             except HumevalError:  # an operand without a value: this experiment does not measure the claim
                 continue
             out += operand_cells(table, claim["id"], experiment, operands)

@@ -158,10 +158,11 @@ def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -
     for cell in ordered.itertuples(index=False):
         match = EVIDENCE.match(cell.note or "") if isinstance(cell.note, str) else None
         evidence, note = (match.group(1), cell.note[match.end() :]) if match else ("", cell.note)
+        bound = getattr(cell, "bound", "") if isinstance(getattr(cell, "bound", ""), str) else ""
         numbers = "".join(
             f'<td class="num" data-sort="{escape(v)}" title="{escape(v)}">'
-            f"{escape(format_number(v, int(cell.precision)) if pd.notna(v) else '')}</td>"
-            for v in (cell.value, cell.published)
+            f"{escape(sign + format_number(v, int(cell.precision)) if pd.notna(v) else '')}</td>"
+            for v, sign in ((cell.value, ""), (cell.published, f"{bound} " if bound else ""))
         )
         body.append(
             f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(cell.table)}</td><td>{escape(cell.row)}'

@@ -9,10 +9,13 @@ footnotes say why.
 
 from __future__ import annotations
 
+import math
 import re
-from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP
 
 import pandas as pd
+
+from humeval.rounding import quantized
 
 __all__ = [
     "format_number",
@@ -55,13 +58,16 @@ def format_number(value: float, precision: int, rounding: str = "half_up") -> st
     ('23.00', '-8.67', '1.7e-05', '')
     >>> format_number(0.125, 2), format_number(0.125, 2, "half_even")
     ('0.13', '0.12')
+    >>> format_number(float("-inf"), 2), format_number(2.75, 32)[-4:], format_number(1e300, 3)[-6:]
+    ('-inf', '0000', '00.000')
     """
     if pd.isna(value):
         return ""
+    if not math.isfinite(value):  # an infinite statistic (Student's t of two constant groups) prints as such
+        return "inf" if value > 0 else "-inf"
     if value != 0 and abs(value) < 10.0 ** -min(precision, 3) / 2:
         return f"{value:.2g}"
-    rounded = Decimal(repr(float(value))).quantize(Decimal(1).scaleb(-precision), rounding=ROUNDINGS[rounding])
-    return f"{rounded:.{precision}f}"
+    return f"{quantized(value, precision, ROUNDINGS[rounding]):.{precision}f}"
 
 
 def display_precision(table: dict, row: str, column: str, precision: int) -> int:
@@ -114,7 +120,9 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
                 # with their own precision (p-values, counts) are shown plainly
                 shown = compare(shown, int(cell["precision"]))
             number = format_number(shown, digits, rounding)
-            text = number
+            bound = cell["bound"] if "bound" in cell and isinstance(cell["bound"], str) else ""
+            # a published-only number printed as a bound is shown as the paper printed it ("< 0.05")
+            text = f"{bound} {number}" if bound and pd.isna(cell["value"]) else number
             flag = table.get("significance")
             if flag and pd.notna(cell["value"]) and (f"{row}{flag['p_suffix']}", column) in part.index:
                 p = part.loc[(f"{row}{flag['p_suffix']}", column), "value"]
