@@ -69,6 +69,9 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     assert dry.returncode == 0, dry.stderr[-3000:]
     full = snakemake_in(dot_test, "--cores", "2")
     assert full.returncode == 0, full.stderr[-3000:]
+    report = snakemake_in(dot_test, "--report", "results/report.html")  # the profile's stylesheet found from here
+    assert report.returncode == 0, report.stderr[-3000:]
+    assert "div:has(> #rulegraph)" in (dot_test / "results/report.html").read_text(errors="ignore")
     # the study that gives every otherwise unused metric its documented example: all 164 numbers worked out by hand
     # (among them a derived frame, raters chosen by number, a claim judged in three experiments, the ANOVA table,
     # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through

@@ -1,6 +1,6 @@
 """snakedeploy in the catalogue's GitHub form (docs/deployment.md, 2a), end to end: a tagged repository deployed into
 an empty folder gives a Snakefile with ``github(..., tag=...)``, the config and the profiles; with one study
-enabled, ``-n`` plans it and a run gives the clone's numbers. No internet here: git's ``insteadOf`` (environment
+enabled, ``-n`` plans it, a run gives the clone's numbers and the report builds with the profile's stylesheet. No internet here: git's ``insteadOf`` (environment
 configuration, which snakedeploy's git clone reads) sends the GitHub URL to a clone of this repository, tagged in
 the test; and because Snakemake fetches a ``github(...)`` Snakefile from raw.githubusercontent.com, the run reads
 the same tagged tree from a local HTTP server instead (the only line the test changes in the deployed folder)."""
@@ -73,9 +73,17 @@ def test_snakedeploy_deploys_a_tag_that_plans_and_runs_to_the_clones_numbers(ful
         planned = re.search(r"^total\s+(\d+)$", dry.stdout + dry.stderr, re.MULTILINE)
         assert planned and int(planned.group(1)) > 10, dry.stdout[-2000:]
         result = run_snakemake(dest, env=raw_source())
+        # the report builds where the workflow is deployed, with the profile's stylesheet (issue 55)
+        report = (
+            run_snakemake(dest, "--report", "results/report.html", env=raw_source())
+            if not result.returncode
+            else result
+        )
     finally:
         server.shutdown()
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    assert report.returncode == 0, report.stdout[-2000:] + report.stderr[-3000:]
+    assert "div:has(> #rulegraph)" in (dest / "results/report.html").read_text(errors="ignore")
     mine, clones = dest / "results" / STUDY, full_run / "results" / STUDY
     for name in ("numbers.csv", "intermediate/metrics.csv", "planning/power.csv"):
         assert (mine / name).read_bytes() == (clones / name).read_bytes(), name

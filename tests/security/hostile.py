@@ -309,6 +309,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                 {
                     "id": "table1",
                     "title": "Means <script>alert(1)</script>",
+                    "paper": "</script><img src=x onerror=alert(1)>",  # reaches the report's labels
                     "row_header": "experiment",
                     "rows": sides,
                     "columns": [f"{s}_{stat}" for s in all_systems for stat in ("mean", "n")],
@@ -324,6 +325,7 @@ def write_batch(workdir: Path, mirror: Path, good: list[dict], bad: list[dict], 
                     "columns": [f"{s}_mean" for s in group[0]["systems"]],
                     "labels": {f"{s}_mean": s for s in group[0]["systems"]},
                     "ylabel": r"mean $\sqrt{x}$ <b>score</b>",
+                    "paper": "Figure 1</script><script>alert(1)</script>",
                     "title": f"Means {MARKUP[-1]} {MARKUP[number % len(MARKUP)]}",
                 }
             ],

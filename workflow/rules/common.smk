@@ -14,6 +14,7 @@ try:
     from humeval.errors import HumevalError
     from humeval.fetch import resolve_mirror
     from humeval.stages import stage_sources
+    from humeval.report import report_label
 except ImportError as exc:
     raise WorkflowError(
         f"the package humeval is not importable ({exc}): install it into the environment Snakemake runs in, "
@@ -136,7 +137,8 @@ def paper_labels(section):
     def labels(wildcards):
         entries = STUDIES[wildcards.study].get(section, [])
         entry = next((e for e in entries if e["id"] == wildcards.name), {})
-        return {"in the paper": entry.get("paper", "derived"), key: wildcards.name}
+        named = {"in the paper": entry.get("paper", "derived"), key: wildcards.name}
+        return {k: report_label(v) for k, v in named.items()}  # the one escaping path of config text to labels
 
     return labels
 

@@ -3,4 +3,22 @@
 LaTeX (:mod:`.tables`, :mod:`.table_files`) and the figures by family (:mod:`.figures`). They read what the stages
 computed (numbers.csv, the summaries, power.csv) and compute nothing of their own."""
 
-__all__ = []
+import re
+
+__all__ = ["report_label"]
+
+#: What a label of Snakemake's report may not hold: the report embeds its labels as JSON inside a ``<script>``
+#: element, where ``</script>`` or ``<!--`` would end or bend the script, and a control or line-separator
+#: character would break the line.
+REPORT_LABEL_UNSAFE = re.compile(r"[<>&\x00-\x1f\x7f\u2028\u2029]")
+
+
+def report_label(text) -> str:
+    """A label of Snakemake's report (``report(labels=...)``) as plain text: every character of
+    :data:`REPORT_LABEL_UNSAFE` replaced by ``?``. The one way config text (a table's ``paper`` name) reaches the
+    report's labels, so none can close the script that holds them.
+
+    >>> report_label("Table 3</script><img src=x onerror=alert(1)>")
+    'Table 3?/script??img src=x onerror=alert(1)?'
+    """
+    return REPORT_LABEL_UNSAFE.sub("?", str(text))
