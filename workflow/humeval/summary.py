@@ -51,6 +51,8 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
     """Type IV: each study's claims with the verdict in the original and in a reproduction (yes / no / not
     measured), whether it replicated, and the numbers behind each verdict: one row per claim and reproduction
     (``experiment``): R1 for a two-sided claim, each experiment after the first of a claims entry's ``sides``."""
+    from humeval.qra.claims import replicated
+
     rows = []
     for study, audit in audits.items():
         config = studies[study]
@@ -78,7 +80,7 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
                             "text": claim["text"],
                             "original_holds": holds[0],
                             "reproduction_holds": holds[1],
-                            "replicated": YES_NO[holds == ["yes", "yes"]],
+                            "replicated": YES_NO[replicated(holds[0] == "yes", holds[1] == "yes")],
                             "evidence": claim_evidence(cells, claim["id"], pair),
                         }
                     )

@@ -18,6 +18,7 @@ __all__ = [
     "compared",
     "expects_no_difference",
     "interval",
+    "replicated",
     "significance_holds",
 ]
 
@@ -197,9 +198,19 @@ def claims_entry(
         out += [
             (table, claim["id"], "original", float(verdicts["original"])),
             (table, claim["id"], "reproduction", float(verdicts["reproduction"])),
-            (table, claim["id"], "replicated", float(verdicts["original"] and verdicts["reproduction"])),
+            (table, claim["id"], "replicated", float(replicated(verdicts["original"], verdicts["reproduction"]))),
         ]
     return out, []
+
+
+def replicated(original: bool, reproduction: bool) -> bool:
+    """Whether a claim replicated: it holds in the original and in the reproduction (the one place this is said:
+    Type IV's ``replicated`` cell and ``summary/claims.csv``).
+
+    >>> replicated(True, True), replicated(True, False), replicated(False, True)
+    (True, False, False)
+    """
+    return bool(original) and bool(reproduction)
 
 
 def operand_cells(table: str, claim: str, column: str, operands: dict) -> list[tuple]:
