@@ -608,3 +608,49 @@ def test_a_rater_selection_by_pseudonym_is_said_at_every_start_with_what_to_writ
     assert len(filter_where(frame, {"participant": "Pab12cd34ef"}, frame)) == 1
     with pytest.raises(HumevalError, match="pseudonyms are keyed with the study's name and raw files"):
         filter_where(frame, {"participant": ["P1111111111"]}, frame)
+
+
+TOY = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
+
+
+def arithmetic_cell(study) -> dict:
+    return next(m for m in study["metrics"] if m["metric"] == "cell_arithmetic")["cells"][0]
+
+
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (lambda s: arithmetic_cell(s).pop("row"), "cells.0: the cell lacks ['row']"),
+        (lambda s: arithmetic_cell(s).update(op=["-"]), "cells.0.op: ['-'] is not one of"),
+        (lambda s: arithmetic_cell(s).update(op="**"), "cells.0.op: '**' is not one of"),
+        (lambda s: arithmetic_cell(s).update(right="1"), "cells.0.right: an operand is a number or a cell"),
+        (lambda s: arithmetic_cell(s).update(right=int("9" * 401)), "right: a number of a study file must be finite"),
+        (lambda s: s["planning"]["effects"].update(P2=float("nan")), "key planning.effects.P2: a number of a study"),
+        (lambda s: s["planning"]["components"]["P3"].update(item=float("inf")), "components.P3.item: a number"),
+        (lambda s: s["planning"]["effects"].update(P9=0.4), "key planning.effects.P9: no finding has the id 'P9'"),
+        (
+            lambda s: s["published"][0]["cells"].update({"x": {"y": "1e-400"}}),
+            "cells.x.y: published value '1e-400' is below the smallest number a double holds",
+        ),
+    ],
+)
+def test_keys_that_failed_minutes_later_are_one_line_at_load(tmp_path, change, expected):
+    """Issue 52: each case passed ``-n`` and stopped a job minutes later (or made every power 0.0)."""
+
+    def changed(study):
+        study["metrics"] = [
+            m if m["metric"] != "cell_arithmetic" else {**m, "cells": [dict(c) for c in m["cells"]]}
+            for m in study["metrics"]
+        ]
+        change(study)
+
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(TOY, tmp_path, changed))
+    assert expected in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_the_arithmetic_operations_validation_knows_are_the_metrics():
+    from humeval.config import ARITHMETIC_OPERATIONS
+    from humeval.metrics.arithmetic import OPERATIONS
+
+    assert set(ARITHMETIC_OPERATIONS) == set(OPERATIONS)

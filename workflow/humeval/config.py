@@ -161,6 +161,42 @@ def check_finding_ids(study: dict, fail) -> None:
                 f"key {key}.id: {finding!r} is also the id of {seen[str(finding)]}: each finding needs an id of its own"
             )
         seen[str(finding)] = key
+    planning = study.get("planning") or {}
+    for section in ("effects", "components"):
+        for finding in planning.get(section) or {}:
+            if str(finding) not in seen:
+                fail(
+                    f"key planning.{section}.{finding}: no finding has the id {finding!r} (the claims' and planning "
+                    f"findings' ids: {sorted(seen)})"
+                )
+
+
+def non_finite_numbers(node, key: str = "") -> list[str]:
+    """The key paths of every number of a study file that is not finite (``.nan``, ``.inf``, or an integer too
+    long for a double: 401 digits), at any depth."""
+    import math
+
+    if isinstance(node, dict):
+        return [
+            path
+            for name, value in node.items()
+            for path in non_finite_numbers(value, f"{key}.{name}" if key else str(name))
+        ]
+    if isinstance(node, list):
+        return [path for k, value in enumerate(node) for path in non_finite_numbers(value, f"{key}.{k}")]
+    if isinstance(node, bool) or not isinstance(node, (int, float)):
+        return []
+    try:
+        return [] if math.isfinite(float(node)) else [key]
+    except OverflowError:
+        return [key]
+
+
+def check_finite_numbers(study: dict, fail) -> None:
+    """Every number of a study file is finite: ``.nan`` passes ``minimum: 0`` in a JSON schema and made every
+    planned power 0.0, and a 401-digit integer overflows a double (one line naming the key)."""
+    for key in non_finite_numbers(study)[:1]:
+        fail(f"key {key}: a number of a study file must be finite (not .nan, .inf or beyond a double's range)")
 
 
 def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
@@ -229,6 +265,34 @@ def check_printed_numbers(study: dict, fail) -> None:
                     fail(f"key published.{k}.cells.{row}.{column}: {exc}")
 
 
+#: The operations of ``cell_arithmetic`` (:data:`humeval.metrics.arithmetic.OPERATIONS`, which a test keeps equal;
+#: not imported: validation runs in Snakemake's process, and that module imports pandas).
+ARITHMETIC_OPERATIONS = ("+", "-", "*", "/")
+
+
+def check_cell_arithmetic(study: dict, fail) -> None:
+    """Each ``cell_arithmetic`` cell is a mapping ``{row, column, left, op, right}`` with ``op`` one of
+    :data:`ARITHMETIC_OPERATIONS` and each operand a number or a cell ``{table, row, column}``: one line at ``-n``
+    where the metrics job failed minutes later."""
+    for k, entry in enumerate(study.get("metrics", [])):
+        if entry.get("metric") != "cell_arithmetic":
+            continue
+        for c, cell in enumerate(entry.get("cells") or []):
+            key = f"metrics.{k}.cells.{c}"
+            if not isinstance(cell, dict):
+                fail(f"key {key}: a cell is a mapping {{row, column, left, op, right}}, not {type(cell).__name__}")
+            missing = [name for name in ("row", "column", "left", "op", "right") if name not in cell]
+            if missing:
+                fail(f"key {key}: the cell lacks {missing} (a cell is {{row, column, left, op, right}})")
+            if not isinstance(cell["op"], str) or cell["op"] not in ARITHMETIC_OPERATIONS:
+                fail(f"key {key}.op: {cell['op']!r} is not one of {list(ARITHMETIC_OPERATIONS)}")
+            for side in ("left", "right"):
+                operand = cell[side]
+                number = isinstance(operand, (int, float)) and not isinstance(operand, bool)
+                if not number and not (isinstance(operand, dict) and set(operand) == {"table", "row", "column"}):
+                    fail(f"key {key}.{side}: an operand is a number or a cell {{table, row, column}}, not {operand!r}")
+
+
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express, in the order a reader meets the keys; the first
     failure is one line naming the file and the key."""
@@ -247,6 +311,7 @@ def check_references(study: dict, source: str) -> None:
     check_figure_labels(study, fail)
     check_extract(study, raw_ids, LOADERS, fail)
     check_raw_read(study, fail)
+    check_finite_numbers(study, fail)
     check_finding_ids(study, fail)
     check_exclusions(study, EXCLUSIONS, fail)
     for key, known, name, what in (("qra", QRA, "type", "QRA type"), ("metrics", METRICS, "metric", "metric")):
@@ -255,6 +320,7 @@ def check_references(study: dict, source: str) -> None:
                 fail(f"key {key}.{k}.{name}: unknown {what} {entry[name]!r}; known: {sorted(known)}")
     check_table_references(study, fail)
     check_printed_numbers(study, fail)
+    check_cell_arithmetic(study, fail)
     for k, aggregate in enumerate(study.get("published_aggregates", [])):
         try:
             aggregate_cells(aggregate)
