@@ -44,6 +44,7 @@ __all__ = [
     "random_terms",
     "simulate",
     "two_sample_t",
+    "valid_df",
     "with_means",
 ]
 
@@ -193,6 +194,35 @@ def mean_difference_sd(lay: Layout, comps: dict, a: int, b: int) -> float:
         variance += comps[name] * float(((weights(codes, in_a, size) - weights(codes, in_b, size)) ** 2).sum())
     variance += comps["residual"] * (1 / in_a.sum() + 1 / in_b.sum())
     return float(np.sqrt(variance))
+
+
+def valid_df(lay: Layout, comps: dict, a: int, b: int) -> int:
+    """Degrees of freedom for a test of the two groups' mean difference that is valid under the model: the fewest
+    of the random terms that vary the contrast (:func:`mean_difference_sd`): evaluators ``people - 1``, evaluator by
+    group ``people - 1``, items ``items - groups``, residual ``judgements - 2``. The Satterthwaite degrees of freedom
+    of Westfall, Kenny & Judd (2014) for a positive combination of the terms' mean squares are at least the fewest
+    of theirs ((sum x)^2 / sum x^2/df_k >= min df_k), so a test at these degrees of freedom with the design's true
+    standard error is conservative against their approximation: at zero effect it rejects at most at its nominal
+    rate (:func:`analytic_power` with ``naive_se = sd``).
+
+    Every one of 4 evaluators judges each of 3 items per group (items nested in the groups): the evaluator term
+    cancels, the evaluator-by-group term (3 df) is the fewest.
+
+    >>> lay = layout(np.repeat([0, 1], 3), 4, 4)
+    >>> valid_df(lay, {"evaluator": 1.0, "evaluator_by_group": 0.5, "item": 0.3, "residual": 1.0}, 0, 1)
+    3
+    """
+    in_a, in_b = lay.group == a, lay.group == b
+    dfs = [int(in_a.sum() + in_b.sum()) - 2]
+    for name, codes, size, df in (
+        ("evaluator", lay.evaluator, lay.people, lay.people - 1),
+        ("evaluator_by_group", lay.evaluator * lay.groups + lay.group, lay.people * lay.groups, lay.people - 1),
+        ("item", lay.item, lay.items, lay.items - lay.groups),
+    ):
+        share = float(((weights(codes, in_a, size) - weights(codes, in_b, size)) ** 2).sum())
+        if comps[name] > 0 and share > 1e-12:
+            dfs.append(df)
+    return max(1, min(dfs))
 
 
 def naive_standard_error(lay: Layout, comps: dict, a: int, b: int) -> float:

@@ -157,7 +157,13 @@ class ModelFinding:
                     failed[k] += int(np.isnan(p).sum())
         mde = self.mde(lay)
         return [
-            {"held": int(h), "failed": int(f), "analytic": self.analytic_at(lay, effect), "mde": mde}
+            {
+                "held": int(h),
+                "failed": int(f),
+                "analytic": self.analytic_at(lay, effect),
+                "mde": mde,
+                **self.valid_analysis(lay, effect),
+            }
             for h, f, effect in zip(held, failed, effects)
         ]
 
@@ -172,6 +178,32 @@ class ModelFinding:
             return float(norm.sf(-effect / sd))
         se = naive_standard_error(lay, self.components, 0, 1)
         return analytic_power(effect, sd, se, lay.group.size - 2, self.alpha)
+
+    def valid_analysis(self, lay, effect: float) -> dict:
+        """Beside the paper's test, for a tested finding: the power of a test valid under the crossed model
+        (``valid``: the true standard error of the difference, :func:`humeval.crossed_model.mean_difference_sd`,
+        at the conservative degrees of freedom of :func:`humeval.crossed_model.valid_df`; Westfall, Kenny & Judd
+        2014), its minimum detectable effect (``valid_mde``), and the rate at which the paper's test (Student's t
+        on judgements taken as independent) sees the finding hold at zero effect (``null_rate``; nominal 0.025).
+        NaN for an untested finding (a probability of the same direction has no test to be valid)."""
+        from humeval.crossed_model import (
+            analytic_power,
+            mean_difference_sd,
+            minimum_detectable,
+            naive_standard_error,
+            valid_df,
+        )
+
+        if self.test is None:
+            return {"valid": float("nan"), "valid_mde": float("nan"), "null_rate": float("nan")}
+        sd = mean_difference_sd(lay, self.components, 0, 1)
+        df = valid_df(lay, self.components, 0, 1)
+        naive = naive_standard_error(lay, self.components, 0, 1)
+        return {
+            "valid": analytic_power(effect, sd, sd, df, self.alpha),
+            "valid_mde": minimum_detectable(sd, sd, df, self.alpha),
+            "null_rate": analytic_power(0.0, sd, naive, lay.group.size - 2, self.alpha),
+        }
 
     def mde(self, lay) -> float:
         """The smallest effect the design recovers with 80% power (untested: in the same direction 80% of the

@@ -149,6 +149,7 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
                 rows.append(record)
     columns = ["study", "finding", "text", "experiment", "holds", "effect", "effect_low", "effect_high"]
     columns += ["difference_p", "power", "power_basis", "power_low", "power_high", "power_note"]
+    columns += ["valid_power", "paper_null_rate"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -177,6 +178,9 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         "power_low": record["ci_low"],
         "power_high": record["ci_high"],
         "power_basis": basis,
+        # beside the paper's test: a valid analysis's power, and the paper's test's rate at zero effect (issue 53)
+        "valid_power": record.get("valid_power", float("nan")),
+        "paper_null_rate": record.get("paper_null_rate", float("nan")),
     }
 
 

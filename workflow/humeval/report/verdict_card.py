@@ -66,9 +66,24 @@ def power_cell(row) -> str:
     if pd.notna(row.power):
         basis = f" at the {row.power_basis} effect" if isinstance(row.power_basis, str) and row.power_basis else ""
         interval = f" [{row.power_low:.2f}, {row.power_high:.2f}]" if pd.notna(row.power_low) else ""
-        return f"{row.power:.2f}{interval}{basis}"
+        return f"{row.power:.2f}{interval}{basis}{valid_words(row)}"
     note = row.power_note if isinstance(row.power_note, str) and row.power_note else "not estimated"
     return note[0].upper() + note[1:]
+
+
+def valid_words(row) -> str:
+    """Beside the power of the paper's test, where the crossed model plans the finding: the power of an analysis
+    valid under that model, and how often the paper's test sees the finding hold when there is no effect
+    (nominal 2.5%), so that a power the paper's test promises is not read as the design's.
+
+    >>> import types
+    >>> valid_words(types.SimpleNamespace(valid_power=0.31, paper_null_rate=0.083))
+    "; a valid analysis 0.31 (the paper's test holds at zero effect in 8.3%, nominal 2.5%)"
+    """
+    valid, null = getattr(row, "valid_power", float("nan")), getattr(row, "paper_null_rate", float("nan"))
+    if pd.isna(valid) or pd.isna(null):
+        return ""
+    return f"; a valid analysis {valid:.2f} (the paper's test holds at zero effect in {100 * null:.1f}%, nominal 2.5%)"
 
 
 def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.DataFrame | None) -> str:
@@ -182,7 +197,9 @@ def verdict_card_html(
             '<p class="legend">Colours: green holds or reproduced, red does not hold or differs, no colour not '
             "measured. Power: the probability that a study of the reproduction's size recovers the finding, at the "
             "safeguard effect (the lower limit of the original effect's 60% interval) unless stated, with its 95% "
-            "interval (docs/planning.md). Evidence: reproduced, explained or hypothesis (docs/audit.md).</p>"
+            "interval (docs/planning.md); beside it, where the crossed model plans the finding, the power of an "
+            "analysis valid under that model and how often the paper's own test sees the finding hold when there is "
+            "no effect. Evidence: reproduced, explained or hypothesis (docs/audit.md).</p>"
         ),
     ]
     return (
