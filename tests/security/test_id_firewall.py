@@ -250,3 +250,36 @@ def test_an_all_digit_id_in_a_numeric_column_leaves_extraction_as_its_pseudonym(
     assert scrubbed["worker"].tolist() == ["Pa", "Pb", 5]
     assert scrubbed["as_float"].tolist() == ["Pa", 1.5, 2.0]
     assert scrubbed["n"].tolist() == [3, 4, 5] and pd.api.types.is_integer_dtype(scrubbed["n"])
+
+
+FULL_WIDTH = str.maketrans("0123456789abcdef", "０１２３４５６７８９ａｂｃｄｅｆ")
+
+
+@pytest.mark.parametrize(
+    "comment,gone",
+    [
+        (f"my id is {PID[0].translate(FULL_WIDTH)}", PID[0][:12]),  # an id in full-width characters
+        (f"my id is {PID[0][:8]}\u200b{PID[0][8:]}", PID[0][8:]),  # an id with a zero-width space inside
+        (f"my id is {PID[0][:8]}\u00ad{PID[0][8:]}", PID[0][8:]),  # ... or a soft hyphen
+        ("write to jo.doe＠example.org", "example"),  # a full-width at sign
+        ("write to jo.doe﹫example.org", "example"),  # a small at sign
+        ("from １９２.０.２.１３", "２.１３"),  # a full-width IPv4 address
+        ("from 2001:db8::1 today", "db8"),  # a compressed IPv6 address
+    ],
+)
+def test_free_text_is_normalised_before_every_scrubber(tmp_path, comment, gone):
+    """Issue 54: the id reader folded Unicode and dropped invisible characters, the free-text scrubbers did not, so
+    an id or an address spelled so was carried. Now each is removed (or its id pseudonymised) in a column declared
+    free text, and an address so spelled in an undeclared column is refused."""
+    rows = [dict(ROWS[0], comment=comment), ROWS[1]]
+    params = {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}}
+    judgements, participants = extract(tmp_path, rows, params)
+    text = everything(judgements, participants)
+    assert gone not in text and gone.translate(FULL_WIDTH) not in text, judgements["comment"].tolist()
+    assert PID[0] not in text
+    if "id is" in comment:  # the id, however spelled, is its pseudonym
+        first = judgements["participant"].iloc[0]
+        assert judgements["comment"].iloc[0] == f"my id is {first}"
+    else:
+        with pytest.raises(HumevalError, match=r"carried column 'comment' holds an (e-mail|IP) address"):
+            extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 
 from humeval.errors import HumevalError
-from humeval.tidy import JUDGEMENT_COLUMNS
+from humeval.tidy import INVISIBLE, JUDGEMENT_COLUMNS
 
-__all__ = ["personal_data_firewall", "scrub_ids", "scrub_message"]
+__all__ = ["personal_data_firewall", "readable", "scrub_ids", "scrub_message"]
 
 
 #: The shortest raw id that :func:`scrub_ids` looks for in text. Platform ids are long (the six studies': 7 to 36
@@ -24,11 +24,12 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 
 
 #: Personal data a free-text column may hold, each run by RE2 (linear in the text): e-mail addresses (as the
-#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups), URLs with a query, phone numbers
+#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups or compressed, ``2001:db8::1``), URLs
+#: with a query, phone numbers
 #: (nine or more digits with the usual separators) and long id-like runs (20 or more letters and digits, both).
 PERSONAL_DATA = {
     "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
-    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4})\b",
+    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)\b",
     "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
     "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
     "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
@@ -38,6 +39,20 @@ PERSONAL_DATA = {
 ID_DIGITS = 12
 #: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
 ADDRESSES = ("e-mail address", "IP address")
+
+
+def readable(text: str) -> str:
+    """Text as every scrubber reads it: Unicode NFKC (full-width ``５``, ``＠`` and ``．`` are ``5``, ``@`` and
+    ``.``; ``﹫`` is ``@``) with invisible characters (zero-width spaces, soft hyphens) removed, so that no spelling
+    of an id, an address or a number hides it from the patterns. The one normalisation of the firewall: the id
+    reader (:func:`humeval.tidy.normalised_id`) and the datasheet reader fold alike.
+
+    >>> readable("mail jo\u200b＠example．org from １９２.０.２.１")
+    'mail jo@example.org from 192.0.2.1'
+    """
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text).translate(INVISIBLE)
 
 
 def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source: str) -> pd.DataFrame:
@@ -61,7 +76,7 @@ def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source
             continue
         kind = declared.get(column, "label")
         codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
-        text = [str(v) for v in distinct]
+        text = [readable(str(v)) for v in distinct]  # free text leaves extraction as the scrubbers read it
         if kind == "number":
             bad = [v for v in text if pd.isna(pd.to_numeric(v, errors="coerce")) and v.strip()]
             if bad:
@@ -102,7 +117,7 @@ def scrub_message(text: str, ids: dict[str, str]) -> str:
     """
     from humeval.patterns import config_pattern
 
-    text = scrub_text(text, ids)
+    text = scrub_text(readable(text), ids)
     for name, pattern in PERSONAL_DATA.items():
         if name != "phone number":  # row numbers and counts stay readable
             text = config_pattern(pattern, ignore_case=True).sub("[removed]", text)
@@ -162,7 +177,8 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
         codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
         if not len(distinct):
             continue
-        text = pd.Series(distinct, dtype=object).astype(str)
+        original = pd.Series(distinct, dtype=object).astype(str)
+        text = original.map(readable)  # an id in full-width digits or with a zero-width space inside is the id
         runs = set(re.findall(f"[a-z0-9]{{{MIN_SCANNED_ID},}}", "\n".join(text).casefold()))  # shorter: below
         present = [r for r in scanned if anchors[r] in runs or len(anchors[r]) < MIN_SCANNED_ID]
         hit = False
@@ -173,6 +189,7 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
                 text[holds] = text[holds].str.replace(spelled, scanned[raw].replace("\\", "\\\\"), regex=True)
                 hit = True
         if hit:
+            text = text.where(text != original.map(readable), original)  # a value without an id stays as written
             values = np.asarray(text, dtype=object)[codes]
             values[codes == -1] = None
             changed[column] = pd.Series(values, index=frame.index, dtype=object)
