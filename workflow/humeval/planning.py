@@ -299,9 +299,10 @@ def model_rows(model, design_key, planned_bases, common, shape, notes, stated, p
                 "ci_high": high,
                 "analytic_power": result["analytic"],
                 "mde": result["mde"],
-                "valid_power": result["valid"],
-                "valid_mde": result["valid_mde"],
-                "paper_null_rate": result["null_rate"],
+                # a model without a valid analysis beside its test (ICC comparisons) leaves these empty
+                "valid_power": result.get("valid", float("nan")),
+                "valid_mde": result.get("valid_mde", float("nan")),
+                "paper_null_rate": result.get("null_rate", float("nan")),
                 "analytic_at_effect_low": model.analytic_at(lay, common["effect_low"]),
                 "analytic_at_effect_high": model.analytic_at(lay, common["effect_high"]),
                 "simulations": simulations,
