@@ -20,11 +20,52 @@ def newest_release():
 
 
 def test_the_version_changelog_and_citation_agree():
+    """The package's version is the newest release, or the development version of a later one (X.Y.Z.devN),
+    never a release's number for other code; CITATION.cff cites the newest release."""
     version, date = newest_release()
     citation = yaml.safe_load((REPO / "CITATION.cff").read_text())
-    assert (humeval.__version__, str(citation["date-released"])) == (version, date)
-    assert str(citation["version"]) == version
+    assert (str(citation["version"]), str(citation["date-released"])) == (version, date)
     assert re.fullmatch(r"\d+\.\d+\.\d+", version)
+    development = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)\.dev\d+", humeval.__version__)
+    if development:
+        assert tuple(map(int, development.groups())) > tuple(map(int, version.split("."))), humeval.__version__
+    else:
+        assert humeval.__version__ == version
+
+
+def release_copy(tmp_path):
+    """The three files a release changes, copied under a root ``tools/release.py`` is pointed at."""
+    root = tmp_path / "repo"
+    (root / "workflow/humeval").mkdir(parents=True)
+    (root / "workflow/humeval/__init__.py").write_text('"""x"""\n\n__version__ = "1.0.0"\n')
+    (root / "CITATION.cff").write_text("cff-version: 1.2.0\nversion: 1.0.0\ndate-released: 2026-11-26\n")
+    (root / "CHANGELOG.md").write_text(
+        "# Changelog\n\n## [Unreleased]\n\n### Added\n\n- a thing\n\n## [1.0.0] - 2026-11-26\n\n- first\n"
+    )
+    return root
+
+
+def test_the_release_command_cuts_from_main_alone(tmp_path):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("release", REPO / "tools/release.py")
+    release = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(release)
+    root = release_copy(tmp_path)
+    release.main(["develop", "1.1.0", "--root", str(root)])
+    assert '__version__ = "1.1.0.dev0"' in (root / "workflow/humeval/__init__.py").read_text()
+    release.main(["cut", "2.0.0", "--date", "2026-11-28", "--root", str(root)])
+    assert (root / "CHANGELOG.md").read_text() == (
+        "# Changelog\n\n## [Unreleased]\n\n## [2.0.0] - 2026-11-28\n\n### Added\n\n- a thing\n\n"
+        "## [1.0.0] - 2026-11-26\n\n- first\n"
+    )
+    assert '__version__ = "2.0.0"' in (root / "workflow/humeval/__init__.py").read_text()
+    assert "version: 2.0.0\ndate-released: 2026-11-28" in (root / "CITATION.cff").read_text()
+    with pytest.raises(SystemExit, match="nothing to release"):
+        release.main(["cut", "2.0.1", "--root", str(root)])
+    root = release_copy(tmp_path / "again")
+    with pytest.raises(SystemExit, match="not above the newest release"):
+        release.main(["cut", "1.0.0", "--root", str(root)])
 
 
 def test_every_version_tag_is_annotated_and_names_its_release():
