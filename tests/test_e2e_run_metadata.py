@@ -6,6 +6,7 @@ import datetime
 import hashlib
 import json
 import platform
+import re
 from importlib import metadata
 
 import pytest
@@ -25,6 +26,8 @@ def test_the_run_page_names_the_versions_code_and_configs_that_made_the_numbers(
     assert {p: run[p] for p in RUN_PACKAGES} == {p: metadata.version(p) for p in RUN_PACKAGES}
     assert run["code_version"] == (full_run / "results/code_version.txt").read_text().split()[3]
     assert len(run["config_digest"]) == 64 and int(run["config_digest"], 16) >= 0
+    # the commit of the package that ran (a .dev version says which code), or why there is none
+    assert re.fullmatch(r"[0-9a-f]{40}(\+changes)?", run["commit"]) or run["commit"].startswith("not a git checkout")
     assert "This run" in (full_run / "results/summary/summary-run.html").read_text()
 
 

@@ -350,8 +350,8 @@ RUN_PACKAGES = (
 
 
 def run_metadata(code_version: str, config: dict, study_files: list[str | Path]) -> pd.DataFrame:
-    """The conditions of this run (``results/summary/run.csv``): the date (UTC), the release
-    (``humeval.__version__``), Python and each of :data:`RUN_PACKAGES`' version, the code version, and
+    """The conditions of this run (``results/summary/run.csv``): the date (UTC), the release or development version
+    (``humeval.__version__``) and the commit (:func:`package_commit`), Python and each of :data:`RUN_PACKAGES`' version, the code version, and
     ``config_digest``, the sha256 over the main config as the run read it (its files and ``--config`` together, as sorted JSON) and the study files' bytes, in order, as the
     summary job read them, so that a reviewer knows what made the numbers."""
     import datetime
@@ -375,8 +375,33 @@ def run_metadata(code_version: str, config: dict, study_files: list[str | Path])
             rows.append((package, metadata.version(package)))
         except metadata.PackageNotFoundError:
             rows.append((package, "not installed"))
-    rows += [("code_version", code_version), ("config_digest", digest.hexdigest())]
+    rows += [("commit", package_commit()), ("code_version", code_version), ("config_digest", digest.hexdigest())]
     return pd.DataFrame(rows, columns=["item", "detail"])  # not "value": the stage reader reads that as numbers
+
+
+def package_commit() -> str:
+    """The git commit of the package that ran, with ``+changes`` where its files differ from it, or why there is
+    none (a deployment from a tag, a wheel): with a development version (``2.1.0.dev0``) the commit says which code
+    ran. The code version beside it identifies the code in any case."""
+    import subprocess
+
+    import humeval
+
+    folder = Path(humeval.__file__).resolve().parent
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "HEAD"], capture_output=True, text=True, check=True, timeout=30
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(folder), "status", "--porcelain", "--", "."],
+            check=False,
+            capture_output=True,
+            text=True,
+            timeout=30,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "not a git checkout (see code_version)"
+    return f"{commit}+changes" if dirty else commit
 
 
 def raw_files_frame(raw: dict) -> pd.DataFrame:
