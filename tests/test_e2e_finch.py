@@ -48,3 +48,13 @@ def test_effect_size_differences_have_ordered_confidence_intervals(built):
         row = table.loc[f"Devx/Stux|{task}"]
         for label in LABELS:
             assert row[f"{label}_lo"] <= row[label] <= row[f"{label}_hi"]
+
+
+def test_a_design_only_original_states_its_findings_so_the_reproduction_alone_decides_replicated(full_run):
+    """finch's original is known from its design: its eight findings are stated, not measured. claims.csv said
+    ``replicated = no`` for all eight while the front page counted 6 of 8 holding (issue 55): now they agree."""
+    claims = pd.read_csv(full_run / "results/summary/claims.csv")
+    finch = claims[claims["study"] == "finch-2024-evaluator-groups"]
+    assert set(finch["original_holds"]) == {"not measured"} and len(finch) == 8
+    assert list(finch["replicated"]) == list(finch["reproduction_holds"])
+    assert (finch["replicated"] == "yes").sum() == 6

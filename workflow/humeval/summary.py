@@ -80,7 +80,9 @@ def claims_summary(audits: dict[str, pd.DataFrame], studies: dict[str, dict]) ->
                             "text": claim["text"],
                             "original_holds": holds[0],
                             "reproduction_holds": holds[1],
-                            "replicated": YES_NO[replicated(holds[0] == "yes", holds[1] == "yes")],
+                            "replicated": YES_NO[
+                                replicated({"yes": True, "no": False}.get(holds[0]), holds[1] == "yes")
+                            ],
                             "evidence": claim_evidence(cells, claim["id"], pair),
                         }
                     )

@@ -203,14 +203,15 @@ def claims_entry(
     return out, []
 
 
-def replicated(original: bool, reproduction: bool) -> bool:
-    """Whether a claim replicated: it holds in the original and in the reproduction (the one place this is said:
-    Type IV's ``replicated`` cell and ``summary/claims.csv``).
+def replicated(original: bool | None, reproduction: bool) -> bool:
+    """Whether a claim replicated: it holds in the reproduction, and in the original where the original was
+    measured (``None``: an original known only from its design states the finding, as the front page counts it).
+    The one place this is said: Type IV's ``replicated`` cell and ``summary/claims.csv``.
 
-    >>> replicated(True, True), replicated(True, False), replicated(False, True)
-    (True, False, False)
+    >>> replicated(True, True), replicated(True, False), replicated(False, True), replicated(None, True)
+    (True, False, False, True)
     """
-    return bool(original) and bool(reproduction)
+    return (original is None or bool(original)) and bool(reproduction)
 
 
 def operand_cells(table: str, claim: str, column: str, operands: dict) -> list[tuple]:
