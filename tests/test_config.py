@@ -628,6 +628,8 @@ def arithmetic_cell(study) -> dict:
         (lambda s: s["planning"]["effects"].update(P2=float("nan")), "key planning.effects.P2: a number of a study"),
         (lambda s: s["planning"]["components"]["P3"].update(item=float("inf")), "components.P3.item: a number"),
         (lambda s: s["planning"]["effects"].update(P9=0.4), "key planning.effects.P9: no finding has the id 'P9'"),
+        (lambda s: s["tables"][0].update(key={"K" * 400_000: "k"}), "a key or text of a study file is at most"),
+        (lambda s: s["tables"][0].update(title="t" * 10_001), "key tables.0.title: a key or text of a study"),
         (
             lambda s: s["published"][0]["cells"].update({"x": {"y": "1e-400"}}),
             "cells.x.y: published value '1e-400' is below the smallest number a double holds",
