@@ -181,12 +181,12 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
         expected = f"{judged[0]} of {judged[1]}" if judged[1] else "none from judgements"
         if printed[1]:
             expected += (
-                f" (+{printed[0]} of {printed[1]} from printed numbers)"
+                f" (and {printed[0]} of {printed[1]} from printed numbers)"
                 if judged[1]
                 else (f" ({printed[0]} of {printed[1]} from printed numbers)")
             )
         assert row[2] == expected, (row, count)
-        unstated = f" (+{count['reason_not_stated']} unstated)" if count["reason_not_stated"] != "0" else ""
+        unstated = f" (and {count['reason_not_stated']} unstated)" if count["reason_not_stated"] != "0" else ""
         assert row[3] == f"{count['no_raw_data']} / {count['no_measure']}{unstated}", (row, count)  # apart by why
         assert int(count["no_raw_data"]) + int(count["no_measure"]) + int(count["reason_not_stated"]) == int(
             count["published_only"]

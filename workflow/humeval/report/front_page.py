@@ -53,9 +53,15 @@ def numbers_reproduced(record: dict) -> str:
     none was (``none from judgements (24 of 24 from printed numbers)``).
 
     >>> numbers_reproduced({"match": 30, "mismatch": 1, "match_printed": 24, "mismatch_printed": 0})
-    '6 of 7 (+24 of 24 from printed numbers)'
+    '6 of 7 (and 24 of 24 from printed numbers)'
     >>> numbers_reproduced({"match": 24, "mismatch": 0, "match_printed": 24, "mismatch_printed": 0})
     'none from judgements (24 of 24 from printed numbers)'
+
+    Every character survives the front page's RST (:func:`rst_text`; a ``+`` once showed as ``?``):
+
+    >>> text = numbers_reproduced({"match": 30, "mismatch": 1, "match_printed": 24, "mismatch_printed": 0})
+    >>> rst_text(text) == text
+    True
     """
     printed_match, printed_mismatch = record.get("match_printed", 0), record.get("mismatch_printed", 0)
     match, mismatch = record["match"] - printed_match, record["mismatch"] - printed_mismatch
@@ -65,7 +71,7 @@ def numbers_reproduced(record: dict) -> str:
         return f"{match} of {match + mismatch}"
     if not match + mismatch:
         return f"none from judgements ({from_printed})"
-    return f"{match} of {match + mismatch} (+{from_printed})"
+    return f"{match} of {match + mismatch} (and {from_printed})"
 
 
 def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
@@ -98,7 +104,7 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
                 "numbers": numbers_reproduced(record),
                 "no_raw_data": str(record["no_raw_data"]),
                 "no_measure": str(record["no_measure"])
-                + (f" (+{record['reason_not_stated']} unstated)" if record["reason_not_stated"] else ""),
+                + (f" (and {record['reason_not_stated']} unstated)" if record["reason_not_stated"] else ""),
                 "qra3": "; ".join(  # over the most experiments a QRA3 table compares
                     f"{h.cv_star:.1f} ({h.experiments.replace(' ', '')})"
                     if pd.notna(h.cv_star)
