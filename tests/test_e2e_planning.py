@@ -148,6 +148,8 @@ def test_each_reproduction_has_its_power_beside_its_verdict(full_run):
         assert (row["power"], row["ci_low"], row["ci_high"]) == (f["power"], f["power_low"], f["power_high"])
         assert row["pilot"] != f["experiment"]  # never the observed power of a reproduction resampled from itself
     assert {(c["study"], c["claim"]) for c in claims} <= {(f["study"], f["finding"]) for f in found}
+    # a power in the summary says how it was had: method, basis, quantity (three bare 1.000 once said none)
+    assert all(r["method"] and r["basis"] and r["quantity"] for r in planning if r["power"]), planning
     assert all("reproduction_power" in c and (c["reproduction_power"] or c["power_note"]) for c in claims)
     overview = " ".join((full_run / "results/summary/overview.rst").read_text().split())
     verdicts = {v["study"]: v for v in rows_of(full_run / "results/summary/verdict.csv")}

@@ -78,6 +78,15 @@ def headline(power: pd.DataFrame) -> pd.DataFrame:
     return ordered[first].drop(columns="_rank").sort_index()
 
 
+def what_power(row: pd.Series) -> dict:
+    """What a power of :func:`smallest_sufficient` is: its ``method`` (model or bootstrap), effect ``basis`` and
+    ``quantity`` (power, or the probability of the same direction for an untested finding), and where the model
+    plans it the power of a valid analysis beside it (``valid_power``): a bare 1.000 says none of these."""
+    return {key: row.get(key, "") for key in ("method", "basis", "quantity")} | {
+        "valid_power": row.get("valid_power", float("nan"))
+    }
+
+
 def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
     """Per finding, the smallest planned design (fewest judgements expected: evaluators x items) whose power
     reaches :data:`TARGET`, or a note that none of the grid does."""
@@ -94,6 +103,7 @@ def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
                 {
                     "finding": finding,
                     "power": best["power"],
+                    **what_power(best),
                     "note": f"no planned design reaches {TARGET:.0%}; the largest power is at "
                     f"{best['evaluators']:.0f} evaluators x {best['items']:.0f} items",
                 }
@@ -108,6 +118,7 @@ def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
                     "power": best["power"],
                     "ci_low": best["ci_low"],
                     "ci_high": best["ci_high"],
+                    **what_power(best),
                     "note": "",
                 }
             )

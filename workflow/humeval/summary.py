@@ -204,7 +204,8 @@ def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     from humeval.power_table import smallest_sufficient
 
     frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
-    columns = ["study", "finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"]
+    columns = ["study", "finding", "evaluators", "items", "method", "basis", "quantity", "power", "ci_low", "ci_high"]
+    columns += ["valid_power", "note"]
     return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
 
