@@ -160,7 +160,8 @@ def test_cv_star_pairwise_writes_each_systems_interval_of_s_star():
 def test_a_qra_cell_rests_on_judgements_unless_every_input_is_printed(entry, values_empty, basis):
     """Issue 51: a QRA cell computed from published numbers alone says so (the audit's ``basis``); a claim's operand
     cells are not declared inputs, so a claim rests on judgements unless the study computed no metric value."""
-    from humeval.qra import JUDGEMENTS, PRINTED, entry_basis
+    from humeval.intermediate import JUDGEMENTS, PRINTED
+    from humeval.qra import entry_basis
 
     values = pd.DataFrame(columns=["table", "row", "column", "value"])
     if not values_empty:

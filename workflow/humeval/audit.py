@@ -20,6 +20,7 @@ import math
 import pandas as pd
 
 from humeval.errors import HumevalError
+from humeval.intermediate import JUDGEMENTS
 from humeval.rounding import printed_bound, r_signif3_half_up, truncate
 
 __all__ = [
@@ -203,9 +204,7 @@ def build_audit(
 def audit_study(study: dict, values: pd.DataFrame, qra: pd.DataFrame, published: pd.DataFrame) -> pd.DataFrame:
     """The ``numbers.csv`` audit of every number the study's tables hold: metric values and QRA cells
     against the published numbers."""
-    from humeval.qra import JUDGEMENTS  # a metric's cell is computed from the kept judgements
-
-    recomputed = pd.concat([values.assign(basis=JUDGEMENTS), qra], ignore_index=True)
+    recomputed = pd.concat([values.assign(basis=JUDGEMENTS), qra], ignore_index=True)  # a metric: judgements
     # a measure that cannot be computed (one system, one experiment with data) is an empty cell, said in the notes
     recomputed = recomputed[recomputed["value"].notna()]
     audit = build_audit(recomputed, published, study["tables"])

@@ -33,6 +33,7 @@ from humeval.patterns import check_patterns
 from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
 __all__ = [
+    "ARITHMETIC_OPERATIONS",
     "CHANGED_DEFAULTS",
     "MAX_PROBLEMS",
     "changed_default_notices",

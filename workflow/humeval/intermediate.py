@@ -17,11 +17,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["VALUE_COLUMNS", "kept_judgements", "read_csv", "write_csv"]
+__all__ = ["JUDGEMENTS", "PRINTED", "VALUE_COLUMNS", "kept_judgements", "read_csv", "write_csv"]
 
 NUMERIC_COLUMNS = ("value", "published", "precision")
 #: The columns of the metric values one stage hands the next (``intermediate/metrics.csv``, QRA cells).
 VALUE_COLUMNS = ["table", "row", "column", "value"]
+#: What a recomputed number rests on (the QRA cells' and the audit's ``basis``): the kept judgements (a metric's
+#: cell, or a QRA cell with at least one recomputed input), or printed numbers alone (a QRA cell all of whose inputs
+#: are published numbers).
+JUDGEMENTS = "judgements"
+PRINTED = "printed numbers"
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 QUOTE = "'"
 #: A part of a cell after a field separator a spreadsheet may split on (``,``, ``;``, a tab) that starts like a

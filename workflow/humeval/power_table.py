@@ -122,5 +122,6 @@ def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
                     "note": "",
                 }
             )
-    frame = pd.DataFrame(out, columns=["finding", "evaluators", "items", "power", "ci_low", "ci_high", "note"])
+    columns = ["finding", "evaluators", "items", "method", "basis", "quantity", "power", "ci_low", "ci_high"]
+    frame = pd.DataFrame(out, columns=[*columns, "valid_power", "note"])
     return frame.astype({"evaluators": "Int64", "items": "Int64"})

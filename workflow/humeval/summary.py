@@ -11,7 +11,7 @@ from urllib.parse import unquote
 
 import pandas as pd
 
-from humeval.qra import PRINTED
+from humeval.intermediate import PRINTED
 
 __all__ = [
     "RUN_PACKAGES",
@@ -206,7 +206,7 @@ def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
     columns = ["study", "finding", "evaluators", "items", "method", "basis", "quantity", "power", "ci_low", "ci_high"]
     columns += ["valid_power", "note"]
-    return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+    return pd.concat(frames, ignore_index=True).reindex(columns=columns) if frames else pd.DataFrame(columns=columns)
 
 
 def unrecomputed_counts(audit: pd.DataFrame) -> dict[str, int]:

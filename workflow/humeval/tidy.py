@@ -42,6 +42,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 
 __all__ = [
+    "INVISIBLE",
     "JUDGEMENT_COLUMNS",
     "PARTICIPANT_COLUMNS",
     "collected_ids",

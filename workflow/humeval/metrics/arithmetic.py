@@ -13,7 +13,7 @@ from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.vocabulary import register
 
-__all__ = ["cell_arithmetic"]
+__all__ = ["OPERATIONS", "cell_arithmetic"]
 
 #: The operations a cell may apply.
 Operation = Literal["+", "-", "*", "/"]

@@ -16,13 +16,11 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from humeval.intermediate import VALUE_COLUMNS, write_csv
+from humeval.intermediate import JUDGEMENTS, PRINTED, VALUE_COLUMNS, write_csv
 from humeval.vocabulary import function
 
 __all__ = [
-    "JUDGEMENTS",
     "LABEL_COLUMNS",
-    "PRINTED",
     "entry_basis",
     "input_specs",
     "labels_items",
@@ -37,11 +35,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SUMMARY_COLUMNS = ["type", "table", "measurand", "value", "p", "p_exact", "inputs", "recipe"]
-
-#: What a number rests on (the audit's ``basis``): the kept judgements (a metric's cell, or a QRA cell with at
-#: least one recomputed input), or printed numbers alone (a QRA cell all of whose inputs are published numbers).
-JUDGEMENTS = "judgements"
-PRINTED = "printed numbers"
 
 
 def input_specs(entry) -> list[dict]:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from humeval.qra import PRINTED
+from humeval.intermediate import PRINTED
 from humeval.report.tables import format_number, table_cells, table_heading, table_key
 
 __all__ = [

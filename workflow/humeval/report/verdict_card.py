@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from humeval.qra import PRINTED
+from humeval.intermediate import PRINTED
 from humeval.report.html_tables import EVIDENCE, EVIDENCE_WORDS, STYLE, escape
 
 __all__ = ["verdict_card_html"]
