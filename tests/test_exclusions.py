@@ -112,7 +112,8 @@ def test_complete_respondents_needs_missing_value_after_it(tmp_path):
     from humeval.errors import HumevalError
 
     study = yaml.safe_load((REPO / ".test/config/studies/every-measure-2026-toy.yaml").read_text())
-    study["exclusions"] = [{"exclusion": "complete_respondents"}]
+    variants = [entry for entry in study["exclusions"] if "variant" in entry]  # a metric names one
+    study["exclusions"] = [{"exclusion": "complete_respondents"}, *variants]
     path = tmp_path / "every-measure-2026-toy.yaml"
     path.write_text(yaml.safe_dump(study))
     with pytest.raises(

@@ -63,7 +63,68 @@ def check_cells(study: dict, fail) -> None:
             check_pairwise_intervals(entry, f"qra.{k}", check, fail)
         if entry["type"] == "claims":
             check_claim_cells(study, entry, k, check, fail)
+        check_qra_cells(study, entry, f"qra.{k}", check, fail)
+    experiments = {e["id"]: e for e in study["experiments"]}
+    labels = {e["id"]: e.get("label", e["id"]) for e in study["experiments"]}
+    for k, entry in enumerate(study.get("qra3", [])):
+        for c, criterion in enumerate(entry["criteria"]):
+            evaluated = [  # as humeval.qra.qra3_tables.criterion_experiments: an experiment lacking it is skipped
+                e
+                for e in entry["experiments"]
+                if experiments.get(e, {}).get("criteria") is None or criterion["name"] in experiments[e]["criteria"]
+            ]
+            check_score_cells(criterion, evaluated, labels, f"qra3.{k}.criteria.{c}.score", check)
     check_planning_cells(study, check, fail)
+
+
+def check_qra_cells(study: dict, entry: dict, path: str, check, fail) -> None:
+    """The cells a QRA entry reads and writes (``cv_star``, ``correlation``, ``cv_star_pairwise``): each measurand
+    row in each input's column of the measurand table, each result cell in its table, and the experiments a
+    pairwise entry names, so that a misspelled row or column stops ``snakemake -n`` rather than the QRA job."""
+    kind = entry["type"]
+    if kind in ("cv_star", "correlation"):
+        inputs = entry.get("inputs", []) if kind == "cv_star" else [entry.get("x", {}), entry.get("y", {})]
+        names = [f"inputs.{i}" for i in range(len(inputs))] if kind == "cv_star" else ["x", "y"]
+        for name, spec in zip(names, inputs):
+            for row in entry.get("rows", []):
+                check(entry["measurand_table"], str(row), str(spec.get("column")), f"{path}.{name}.column")
+    if kind == "cv_star":
+        columns = [entry.get("column", "cv_star"), entry.get("sd_column"), *(entry.get("ci_columns") or [])]
+        for row in entry.get("rows", []):
+            for column in filter(None, columns):
+                check(entry["table"], str(row), str(column), f"{path}.rows")
+    if kind == "correlation":
+        methods = entry.get("methods", ["pearson", "spearman"])
+        default = {f"{m}.{stat}": [m, stat] for m in methods for stat in ("r", "p", "p_exact")}
+        for key, (row, column) in (entry.get("cells") or default).items():
+            check(entry["table"], str(row), str(column), f"{path}.cells.{key}")
+    if kind == "cv_star_pairwise":
+        ids = [e["id"] for e in study["experiments"]]
+        for key, named in (("reference", [entry["reference"]]), ("experiments", entry["experiments"])):
+            unknown = [e for e in named if e not in ids]
+            if unknown:
+                fail(f"key {path}.{key}: {unknown} are not experiment ids {ids}")
+        for c, criterion in enumerate(entry["criteria"]):
+            for experiment in criterion.get("experiments", entry["experiments"]):
+                row = f"{criterion.get('name')}|{(entry.get('row_labels') or {}).get(experiment, experiment)}"
+                for column in [*criterion.get("systems", []), entry.get("summary_column", "criterion")]:
+                    check(entry["table"], row, str(column), f"{path}.summary_column")
+            experiments = [entry["reference"], *criterion.get("experiments", entry["experiments"])]
+            identity = {e: e for e in experiments}
+            check_score_cells(criterion, experiments, identity, f"{path}.criteria.{c}.score", check)
+
+
+def check_score_cells(criterion: dict, experiments: list[str], labels: dict[str, str], path: str, check) -> None:
+    """Each experiment's score cell of each system of a QRA3 (or pairwise) criterion, its ``score`` template
+    (``{experiment}``, ``{label}``, ``{system}``, overridden per experiment by ``by_experiment``) filled in as
+    :func:`humeval.qra.qra3_tables.score_matrix` fills it."""
+    score = criterion.get("score", {})
+    for experiment in experiments:
+        template = {**score, **score.get("by_experiment", {}).get(experiment, {})}
+        for system in criterion.get("systems", []):
+            fields = {"experiment": experiment, "label": labels.get(experiment, experiment), "system": system}
+            cell = {k: str(template.get(k, "")).format(**fields) for k in ("table", "row", "column")}
+            check(cell["table"], cell["row"], cell["column"], path)
 
 
 def check_published_cells(study: dict, check, fail) -> None:
