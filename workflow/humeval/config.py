@@ -7,6 +7,7 @@ published cell in a table the study does not declare).
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -36,6 +37,8 @@ __all__ = [
     "ARITHMETIC_OPERATIONS",
     "CHANGED_DEFAULTS",
     "MAX_PROBLEMS",
+    "MAX_TEXT",
+    "UNSAFE_CHARACTER",
     "changed_default_notices",
     "load_study",
     "pseudonym_notices",
@@ -198,26 +201,45 @@ def non_finite_numbers(node, key: str = "") -> list[str]:
 MAX_TEXT = 10_000
 
 
-def long_texts(node, key: str = "") -> list[str]:
-    """The key paths of every key or text of a study file longer than :data:`MAX_TEXT` characters."""
+#: Characters no study-file text may hold: C0 and C1 controls other than tab, newline and carriage return (which
+#: the one CSV writer neutralises; test_hostile_pipeline.py carries them), and DEL: a terminal escape
+#: ``ESC[31m`` or a bell reached the console, the logs and the report's data; and the bidirectional embeddings,
+#: overrides and isolates (U+202A-U+202E, U+2066-U+2069), which make a label read otherwise than it is stored.
+UNSAFE_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def text_problem(text: str) -> str | None:
+    """Why a key or text of a study file is refused (too long, or an unsafe character), or None."""
+    if len(text) > MAX_TEXT:
+        return f"a key or text of a study file is at most {MAX_TEXT:,} characters"
+    unsafe = UNSAFE_CHARACTER.search(text)
+    if unsafe:
+        return f"holds the control character U+{ord(unsafe.group()):04X}; a study file's text holds none"
+    return None
+
+
+def bad_texts(node, key: str = "") -> list[tuple[str, str]]:
+    """(key path, why) for every key or text of a study file that :func:`text_problem` refuses."""
     if isinstance(node, dict):
-        found = [f"{key}.{name}"[:80] if key else str(name)[:80] for name in node if len(str(name)) > MAX_TEXT]
+        found = [
+            (f"{key}.{name}"[:80] if key else str(name)[:80], why) for name in node if (why := text_problem(str(name)))
+        ]
         return found + [
-            path for name, value in node.items() for path in long_texts(value, f"{key}.{name}" if key else str(name))
+            item for name, value in node.items() for item in bad_texts(value, f"{key}.{name}" if key else str(name))
         ]
     if isinstance(node, list):
-        return [path for k, value in enumerate(node) for path in long_texts(value, f"{key}.{k}")]
-    return [key] if isinstance(node, str) and len(node) > MAX_TEXT else []
+        return [item for k, value in enumerate(node) for item in bad_texts(value, f"{key}.{k}")]
+    return [(key, why)] if isinstance(node, str) and (why := text_problem(node)) else []
 
 
 def check_finite_numbers(study: dict, fail) -> None:
     """Every number of a study file is finite: ``.nan`` passes ``minimum: 0`` in a JSON schema and made every
     planned power 0.0, and a 401-digit integer overflows a double; and no key or text is longer than
-    :data:`MAX_TEXT` characters (one line naming the key)."""
+    :data:`MAX_TEXT` characters or holds a control character (one line naming the key)."""
     for key in non_finite_numbers(study)[:1]:
         fail(f"key {key}: a number of a study file must be finite (not .nan, .inf or beyond a double's range)")
-    for key in long_texts(study)[:1]:
-        fail(f"key {key[:120]}: a key or text of a study file is at most {MAX_TEXT:,} characters")
+    for key, why in bad_texts(study)[:1]:
+        fail(f"key {key[:120]}: {why}")
 
 
 def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
@@ -255,6 +277,12 @@ def check_exclusions(study: dict, exclusions: dict, fail) -> None:
                 f"key exclusions.{k}: complete_respondents needs missing_value listed after it "
                 "(add {exclusion: missing_value} below it), or a variant: name"
             )
+    variants = sorted({entry["variant"] for entry in study.get("exclusions", []) if "variant" in entry})
+    for key in ("derived", "metrics"):
+        for k, entry in enumerate(study.get(key, [])):
+            named = entry.get("variant", (entry.get("params") or {}).get("variant"))
+            if named is not None and named not in variants:
+                fail(f"key {key}.{k}.variant: {named!r} is not an exclusion variant of the study {variants}")
 
 
 def check_table_references(study: dict, fail) -> None:

@@ -54,6 +54,7 @@ __all__ = [
     "module_node",
     "register",
     "unknown_keys",
+    "wrong_type",
 ]
 
 PACKAGE = "humeval"
