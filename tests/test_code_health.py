@@ -130,3 +130,80 @@ def test_the_hosted_ci_workflow_runs_what_ci_and_the_readme_run():
     assert dot_test_command in readme and dot_test_command in runs["testing"]
     assert "pytest -m checks" in runs["linting"]
     assert "bash .ci/run" in runs["test-suite"] and jobs["test-suite"]["needs"] == ["linting", "testing"]
+
+
+#: What every carried text of the toy is prefixed with: markup and a formula (control and bidi characters are refused at -n).
+CARRIED_PAYLOAD = '<img src=x onerror=alert(1)> =HYPERLINK("http://x") '
+#: Carried keys that name something other keys refer to (an experiment's label is its side, a variant is named by a
+#: metric, an aggregate's id by the audit): markup in experiment and system labels runs through the whole pipeline
+#: in tests/security/test_hostile_pipeline.py; here only the prose is changed, so every number stays put.
+CARRIED_NAMES = {
+    "experiments.[].label",
+    "systems.[].label",
+    "exclusions.[].variant",
+    "exclusions.[].name",
+    "planning.labels.*",
+    "published_aggregates.[].id",
+    "qra.[].row_labels.*",
+    "qra3.[].criteria.[].name",
+    "qra3.[].criteria.[].key",
+    "tables.[].significance.p_suffix",
+    "tables.[].labels.*",
+}
+#: Prose keys the toy does not give, planted where the toy has the structure: (path, value).
+CARRIED_PLANTS = [
+    (("tables", 0, "labels"), {"wins": "Wins"}),
+    (("tables", 0, "key"), {"W": "wins"}),
+    (("tables", 0, "paper"), "Table 1"),
+    (("notes",), ["A note."]),
+    (("metrics", 0, "description"), "Each system's best item mean."),
+    (("qra", 0, "description"), "The findings, judged in every experiment."),
+    (("exclusions", 0, "description"), "Gold items."),
+]
+
+
+def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, tmp_path):
+    """Every prose key the schema has (tests/security/test_schema_keys.py: CARRIED) that the toy gives, or that can
+    be planted in it, prefixed with markup and a formula, through the whole pipeline and
+    the report: the run completes, no payload is live in the report or any CSV, and every number and status is the
+    clean run's."""
+    import sys as _sys
+
+    import yaml
+
+    _sys.path.insert(0, str(REPO / "tests/security"))
+    from schema_keys import get_at, instances, set_at
+    from test_e2e_privacy import report_data
+    from test_hostile_pipeline import formula_cells
+    from test_schema_keys import CARRIED
+
+    clean = dot_test / "results/every-measure-2026-toy/numbers.csv"
+    if not clean.exists():
+        assert snakemake_in(dot_test, "--cores", "2").returncode == 0
+    target = tmp_path / ".test"
+    shutil.copytree(dot_test, target, ignore=shutil.ignore_patterns("results", "data", ".snakemake"))
+    path = target / "config/studies/every-measure-2026-toy.yaml"
+    study = yaml.safe_load(path.read_text())
+    for where, value in CARRIED_PLANTS:
+        study = set_at(study, where, value)
+    changed = set()
+    for key in sorted(CARRIED - CARRIED_NAMES):
+        for found in list(instances(study, key.split("."))):
+            if isinstance(get_at(study, found), str):
+                study = set_at(study, found, CARRIED_PAYLOAD + get_at(study, found))
+                changed.add(key)
+    assert len(changed) >= 18, sorted(changed)  # the prose keys the toy gives or takes
+    path.write_text(yaml.safe_dump(study, sort_keys=False, allow_unicode=True))
+    run = snakemake_in(target, "--cores", "2")
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = snakemake_in(target, "--report", "results/report.html")
+    assert report.returncode == 0, report.stderr[-3000:]
+    html = (target / "results/report.html").read_text(errors="ignore")
+    data = report_data(target / "results/report.html")
+    for live in ("onerror=alert(1)>", "<img src=x"):
+        assert live not in html and live not in data, live
+    assert not formula_cells(target / "results"), formula_cells(target / "results")[:5]
+    key = ["table", "row", "column"]
+    before = pd.read_csv(clean).set_index(key)[["value", "status", "published"]]
+    after = pd.read_csv(target / "results/every-measure-2026-toy/numbers.csv").set_index(key)[before.columns]
+    pd.testing.assert_frame_equal(after.sort_index(), before.sort_index())
