@@ -411,3 +411,18 @@ def test_bradley_terry_strengths_solve_the_likelihood_equations_on_the_raw_file(
         wins = sum(w if a == s else l for (a, b), (w, l) in comparisons.items() if s in (a, b))
         expected = sum((w + l) * p[s] / (p[a] + p[b]) for (a, b), (w, l) in comparisons.items() if s in (a, b))
         assert wins == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_yaml_number_against_a_text_column_spelled_otherwise_is_one_line_not_a_silent_selection():
+    """``where: {item: 010}`` is ten in YAML 1.2; against an export whose items are the texts "010" and "10" it
+    selected item "10" without a word (issue 52). Now: one line saying to quote it; a quoted value selects its
+    rows; a number whose text is the only spelling still selects."""
+    from humeval.errors import HumevalError
+    from humeval.metrics import filter_where
+
+    frame = pd.DataFrame({"item": ["010", "10", "11", "11"], "value": [1, 2, 3, 4]})
+    with pytest.raises(HumevalError, match=r"where item: 10 is a number .* '010' .* quote the value"):
+        filter_where(frame, {"item": 10}, frame)
+    assert filter_where(frame, {"item": "010"}, frame)["value"].tolist() == [1]
+    assert filter_where(frame, {"item": 11}, frame)["value"].tolist() == [3, 4]
+    assert filter_where(frame, {"item": [11, "10"]}, frame)["value"].tolist() == [2, 3, 4]

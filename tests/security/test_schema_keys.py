@@ -167,6 +167,7 @@ def test_every_schema_key_has_a_generator():
     assert stale <= set(KEYS), stale - set(KEYS)
 
 
+@pytest.mark.slow  # two minutes: CI runs it, -m "not slow" leaves it out locally
 @pytest.mark.parametrize("key", KEYS)
 def test_every_schema_key_is_attacked(key, tmp_path):
     stem, study, path = where_given(key)

@@ -147,6 +147,29 @@ class StudyData:
         return {s["code"]: s.get("label", s["code"]) for s in self.config.get("systems", [])}
 
 
+def check_spelling(column: str, wanted: list, present: pd.Series) -> None:
+    """A YAML number compared with a text column is its text (``10``); where the column spells the same number
+    otherwise (``010``, YAML 1.2 reads an unquoted ``010`` as ten), the study file meant which? One line: quote it.
+
+    >>> check_spelling("item", [10], pd.Series(["010", "011"]))
+    Traceback (most recent call last):
+    ...
+    humeval.errors.HumevalError: where item: 10 is a number and the column holds the text '010' with that value: quote the value as the export writes it ('010' or '10')
+    """
+    numbers = [w for w in wanted if isinstance(w, (int, float)) and not isinstance(w, bool)]
+    if not numbers:
+        return
+    texts = pd.Series(present.unique())
+    values = pd.to_numeric(texts, errors="coerce")
+    for number in numbers:
+        other = texts[(values == number) & (texts != str(number))]
+        if len(other):
+            raise HumevalError(
+                f"where {column}: {number} is a number and the column holds the text {other.iloc[0]!r} with that "
+                f"value: quote the value as the export writes it ({other.iloc[0]!r} or '{number}')"
+            )
+
+
 def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame) -> pd.DataFrame:
     """``rows`` whose ``column`` holds one of the ``where`` values ({column: value or [values]}), compared by type:
     numbers as numbers where the column is numeric (``19.0`` matches ``19``), else as text. A value that no row of
@@ -169,6 +192,7 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
         else:
             targets = [str(w) for w in wanted]
             present, keep = reference[column].astype(str), rows[column].astype(str).isin(targets)
+            check_spelling(column, wanted, present)
         absent = [w for w, t in zip(wanted, targets) if not present.isin([t]).any()]
         if absent and column in reference:
             if column != "participant" and present.isin(set(reference["participant"].astype(str))).all():
