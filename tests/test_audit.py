@@ -2,7 +2,7 @@ import pandas as pd
 import pytest
 from planning_cases import comparison_finding
 
-from humeval.audit import UNDIAGNOSED, UNRECOMPUTED, audit_study, build_audit, status_of
+from humeval.audit import AUDIT_COLUMNS, UNDIAGNOSED, UNRECOMPUTED, audit_study, build_audit, status_of
 from humeval.errors import HumevalError
 from humeval.published import published_frame
 from humeval.rounding import parse_published
@@ -12,6 +12,10 @@ def test_parse_published_keeps_precision_and_marker():
     assert parse_published("-17.89") == (-17.89, 2, "")
     assert parse_published("0.95*") == (0.95, 2, "*")
     assert parse_published("5.1e-05") == (5.1e-05, 6, "")
+    assert parse_published("0.00") == (0.0, 2, "")  # a printed zero is a number
+    for below in ("1e-400", "-0.1e-399"):  # no double holds it, and 0.0 would match a recomputed zero
+        with pytest.raises(HumevalError, match="below the smallest number a double holds"):
+            parse_published(below)
     with pytest.raises(HumevalError):
         parse_published("n/a")
 
@@ -42,6 +46,9 @@ def test_build_audit_statuses_notes_and_order():
     ]
     assert audit["note"].tolist() == ["no raw data", "", UNDIAGNOSED]
     assert audit["precision"].tolist() == [0, 1, 1]
+    assert audit.columns.tolist() == AUDIT_COLUMNS  # numbers.csv's columns, no index column
+    unset = build_audit(numbers.assign(column="orig"), published_frame([]), [{**TABLES[0], "precision": {}}])
+    assert unset["precision"].tolist() == [3, 3]  # no precision declared: three decimals
 
 
 def test_build_audit_rejects_a_cell_outside_the_table():
@@ -206,3 +213,19 @@ def test_the_audit_says_what_each_recomputed_number_rests_on():
         audit.loc[("a", "repro"), "basis"] == "judgements" and audit.loc[("b", "repro"), "basis"] == "printed numbers"
     )
     assert audit.loc[("a", "orig"), "basis"] == "" and audit.loc[("b", "repro"), "status"] == "match"
+
+
+@pytest.mark.parametrize(
+    "value,published,precision,match",
+    [
+        (0.7814802508862, 0.7814802508859, 13, True),  # 13 digits printed, agree to 12: a full printout matches
+        (0.7814802508866, 0.7814802508859, 13, False),  # 7e-13 apart: more than half a unit of the 12th digit
+        (1234567.890126, 1234567.890123, 6, True),  # 13 digits, most before the point
+        (0.0004, 0.0, 3, True),  # a printed zero: 0.0004 prints as 0.000
+        (0.0006, 0.0, 3, False),
+    ],
+)
+def test_a_full_printout_matches_to_twelve_significant_digits_and_no_further(value, published, precision, match):
+    from humeval.audit import within_printed_precision
+
+    assert within_printed_precision(value, published, precision) is match

@@ -107,6 +107,23 @@ def test_a_published_only_side_is_judged_on_its_printed_numbers_a_bound_as_a_bou
     assert got[("C1", "R1")] == 0.0  # p < 0.1 does not say p < 0.05
 
 
+def test_a_recomputed_number_is_exact_even_where_the_paper_printed_it_as_a_bound():
+    """R1's p is recomputed (0.05, exactly alpha) and the paper printed "< 0.05": the claim reads the recomputed
+    number, which is not below 0.05 (reading the printed bound would say it is)."""
+    numbers = values({("R1", "A"): 3.0, ("R1", "B"): 2.0, ("R1", "p"): 0.05})
+    printed = published_frame([{"table": "m", "source": "paper", "cells": {"R1": {"p": "< 0.05"}}}])
+    got = cells_of(claims_entry(numbers, printed, table="claims", claims=[claim(0)], sides={"R1": "R1"})[0])
+    assert got[("C1", "R1")] == 0.0
+
+
+def test_a_no_difference_finding_is_told_apart():
+    from humeval.qra.claims import expects_no_difference
+
+    assert expects_no_difference({"significance": {"p": {}, "expect": "not_significant"}})
+    assert not expects_no_difference({"significance": {"p": {}, "expect": "significant"}})
+    assert not expects_no_difference({"significance": {"p": {}}}) and not expects_no_difference({"id": "C1"})
+
+
 @pytest.mark.parametrize(
     "value,published,bound,status",
     [
@@ -138,3 +155,52 @@ def test_the_bootstrap_draws_every_item_including_the_last():
     assert set(np.unique(draws)) == {0, 1, 2, 3, 4}
     stratified = draw_items(np.random.default_rng(0), np.array([0, 0, 1, 1, 1]), 5, 400, 5)
     assert set(np.unique(stratified)) == {0, 1, 2, 3, 4}
+
+
+def test_findings_are_the_claims_of_claims_entries_only():
+    from humeval.findings import findings
+
+    study = {"qra": [{"type": "cv_star", "rows": ["a"]}, {"type": "claims", "claims": [claim()]}]}
+    assert [f["id"] for f in findings(study)] == ["C1"]
+
+
+def test_a_bound_decides_a_finding_only_where_it_is_given():
+    """A p of 0.05 against alpha 0.05: exactly 0.05 is not below it; printed "< 0.05" is."""
+    from humeval.findings import evaluate
+
+    finding = claim(0.05)
+    numbers = {("m", "O", "A"): 3.0, ("m", "O", "B"): 2.0, ("m", "O", "p"): 0.05}
+    assert not evaluate(finding, numbers, "O") and not evaluate(finding, numbers, "O", {})
+    assert evaluate(finding, numbers, "O", {("m", "O", "p"): "<"})
+
+
+@pytest.mark.parametrize("p", [None, 0.0, 1.0, 1.5])
+def test_an_effect_has_no_standard_error_without_a_p_strictly_between_0_and_1(p):
+    from humeval.findings import effect_and_error
+
+    numbers = {("m", "O", "A"): 3.0, ("m", "O", "B"): 2.0} | ({("m", "O", "p"): p} if p is not None else {})
+    effect, se = effect_and_error(claim(0.05), numbers, "O")
+    assert effect == 1.0 and np.isnan(se)
+    effect, se = effect_and_error(claim(0.05), {**numbers, ("m", "O", "p"): 0.5}, "O")  # z = 0.6745: SE 1.4826
+    assert se == pytest.approx(1 / 0.6744897501960817)
+
+
+def test_the_safeguard_basis_needs_a_finite_effect_and_error():
+    from humeval.findings import bases
+
+    assert [name for name, _ in bases(float("nan"), 0.1, None)] == ["observed"]
+    assert [name for name, _ in bases(0.2, float("nan"), None)] == ["observed"]
+
+
+def test_every_finding_must_read_a_cell_that_names_its_side():
+    from humeval.findings import check_findings_name_a_side
+
+    numbers_only = {"id": "C2", "text": "", "comparisons": [{"left": 2, "op": ">", "right": 1}]}
+    fixed = {**claim(), "id": "C3"}
+    fixed["comparisons"] = [{**fixed["comparisons"][0], "left": {"table": "m", "row": "O", "column": "A"}}]
+    fixed["comparisons"][0]["right"] = {"table": "m", "row": "O", "column": "B"}
+    problems = []
+    check_findings_name_a_side({"qra": [{"type": "claims", "claims": [claim(), numbers_only]}]}, problems.append)
+    assert problems == []
+    check_findings_name_a_side({"qra": [{"type": "claims", "claims": [claim(), fixed]}]}, problems.append)
+    assert len(problems) == 1 and "key qra.0.claims.1 (C3): no cell it reads names {side}" in problems[0]

@@ -38,3 +38,20 @@ def test_relative_preference_divides_by_all_comparisons_with_per_appearance_row(
     assert cells[("C", "repro")] == pytest.approx(100 * 2 / 3)  # 3 comparisons in all
     assert cells[("C (pa)", "repro")] == pytest.approx(100 * 2 / 2)  # c appears in 2
     assert cells[("B", "score")] == -2
+
+
+def test_the_tally_by_hand_with_the_sign_test():
+    """a: 3 wins, 1 loss, 1 tie (n 5): win_pct 60, bws 100 (3 - 1) / 5 = 40, bws_scaled 70, score 2, sign_p the
+    exact two-sided binomial of 3 of 4 = 2 (1 + 4) / 16 = 0.625; b: 1 win, 3 losses, 0 ties; c: no decision (1
+    tie) has sign_p 1; d: 0 wins, 2 losses has 2 (1/4) = 0.5."""
+    from humeval.metrics.tally import pairwise_tally
+
+    pairs = pd.DataFrame(
+        [("a", "b", 1), ("a", "b", 1), ("b", "a", -1), ("a", "b", -1), ("a", "c", 0), ("d", "b", -1), ("b", "d", 1)],
+        columns=["system", "system_b", "value"],
+    )
+    tally = pairwise_tally(pairs, sign_test=True)
+    assert tally.loc["a"].tolist() == [3, 1, 1, 5, 60, 40, 70, 2, 0.625]
+    assert tally.loc["b"].tolist() == [3, 3, 0, 6, 50, 0, 50, 0, 1.0]
+    assert tally.loc["c", "sign_p"] == 1.0 and tally.loc["c", "n"] == 1
+    assert tally.loc["d"].tolist() == [0, 2, 0, 2, 0, -100, 0, -2, 0.5]

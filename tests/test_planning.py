@@ -47,6 +47,7 @@ def simulated(power: pd.DataFrame, evaluators: int, method: str = "model") -> pd
     return rows[rows["basis"] == "observed"].iloc[0]
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
     from statsmodels.stats.power import TTestIndPower
 
@@ -86,6 +87,7 @@ def test_simulated_power_of_a_t_test_equals_statsmodels_at_three_sizes():
     )
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three_sizes():
     """The bootstrap of a pilot where each of 3,000 people made one comparison (liu's workers): items are
     resampled (people are not a factor), 20, 30 and 50 of them; each power within its Wilson interval at the
@@ -113,6 +115,7 @@ def test_simulated_power_of_a_sign_test_equals_its_exact_binomial_power_at_three
         assert interval.low <= exact <= interval.high, (m, exact, row.to_dict())
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_with_no_effect_a_sign_test_holds_at_most_at_its_nominal_rate():
     """Each of 3,000 people made one comparison, exactly half of them wins: the bootstrap's exact sign test (A wins
     more and p < 0.05) holds at most at 2.5% within Monte Carlo error at 20, 100 and 3,000 comparisons."""
@@ -149,6 +152,7 @@ def mann_whitney_null_pilot(rng, people: int = 10, per_system: int = 30) -> pd.D
     return pd.concat(frames, ignore_index=True).assign(judgement_id=lambda f: np.arange(len(f)))
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_with_no_effect_a_mann_whitney_test_holds_at_most_at_its_nominal_rate():
     """yao's R3 test: A rated higher than B by a one-sided Mann-Whitney U at 0.05. Eight pilots of 10 people
     rating 60 items (30 per system, 1 to 5) drawn from one distribution for both systems: the bootstrap (all 10

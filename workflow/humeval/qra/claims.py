@@ -75,6 +75,12 @@ def certainly(op: str, left: tuple, right: tuple) -> bool:
     (True, False)
     >>> certainly(">=", interval(0.2, ">"), interval(0.1)), certainly(">", interval(0.1, "<"), interval(0.2, ">"))
     (True, False)
+    >>> certainly(">", interval(0.1, ">"), interval(0.1)), certainly(">", interval(0.1, ">="), interval(0.1))
+    (True, False)
+    >>> certainly(">", interval(0.1), interval(0.1, "<=")), certainly(">=", interval(0.1, ">="), interval(0.1))
+    (False, True)
+    >>> certainly(">", interval(np.inf), interval(0.2, ">")), certainly("<", interval(-np.inf), interval(0.2, "<"))
+    (True, True)
     """
     if op in ("<", "<="):
         op, left, right = {"<": ">", "<=": ">="}[op], right, left
