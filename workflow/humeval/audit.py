@@ -24,6 +24,7 @@ from humeval.intermediate import JUDGEMENTS
 from humeval.rounding import printed_bound, r_signif3_half_up, truncate
 
 __all__ = [
+    "AUDIT_COLUMNS",
     "COMPARISONS",
     "FULL_PRINTOUT_DIGITS",
     "UNDIAGNOSED",
@@ -31,6 +32,7 @@ __all__ = [
     "audit_study",
     "build_audit",
     "status_of",
+    "within_printed_precision",
 ]
 
 log = logging.getLogger(__name__)
