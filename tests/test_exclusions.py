@@ -123,3 +123,24 @@ def test_complete_respondents_needs_missing_value_after_it(tmp_path):
     study["exclusions"].append({"exclusion": "missing_value"})
     path.write_text(yaml.safe_dump(study))
     assert load_study(path)["exclusions"][0]["exclusion"] == "complete_respondents"
+
+
+def test_an_exclusion_for_a_side_no_judgement_has_stops_in_one_line():
+    """sides: [R2] where the judgements have O and R1 applied the exclusion to nothing, silently; in a variant too."""
+    import pandas as pd
+    import pytest
+
+    from humeval.errors import HumevalError
+    from humeval.exclusions import apply_exclusions, variant_exclusions
+
+    judgements = pd.DataFrame(
+        {"judgement_id": ["j1", "j2"], "side": ["O", "R1"], "participant": ["p1", "p2"], "value": [1.0, None]}
+    ).assign(study="s", item="i1")
+    with pytest.raises(HumevalError, match=r"^exclusion late: sides \['R2'\] match no judgement; .* \['O', 'R1'\]$"):
+        apply_exclusions(judgements, pd.DataFrame(), [{"exclusion": "missing_value", "name": "late", "sides": ["R2"]}])
+    with pytest.raises(HumevalError, match=r"^exclusion missing_value: sides \['R2'\] match no judgement"):
+        variant_exclusions(
+            judgements, pd.DataFrame(), [{"exclusion": "missing_value", "sides": ["R2"], "variant": "v"}]
+        )
+    kept, log = apply_exclusions(judgements, pd.DataFrame(), [{"exclusion": "missing_value", "sides": ["R1"]}])
+    assert kept["judgement_id"].tolist() == ["j1"] and log["judgement_id"].tolist() == ["j2"]

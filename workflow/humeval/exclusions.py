@@ -261,6 +261,25 @@ def drop_groups_containing(
 VARIANT_COLUMNS = ["variant", *EXCLUSION_COLUMNS]
 
 
+def check_sides(entries: list[dict], judgements: pd.DataFrame) -> None:
+    """An exclusion's ``sides`` name sides the judgements have: a side that matches none would apply the exclusion
+    to nothing, silently (a renamed extract side, a typo); one line naming the exclusion and the sides there are.
+
+    >>> check_sides([{"exclusion": "gold", "sides": ["R2"]}], pd.DataFrame({"side": ["O", "R1"]}))
+    Traceback (most recent call last):
+    ...
+    humeval.errors.HumevalError: exclusion gold: sides ['R2'] match no judgement; the judgements' sides are ['O', 'R1']
+    """
+    present = set(judgements["side"].astype(str).unique())
+    for entry in entries:
+        absent = [side for side in entry.get("sides") or [] if str(side) not in present]
+        if absent:
+            raise HumevalError(
+                f"exclusion {entry.get('name', entry['exclusion'])}: sides {absent} match no judgement; the "
+                f"judgements' sides are {sorted(present)}"
+            )
+
+
 def apply_exclusions(
     judgements: pd.DataFrame, participants: pd.DataFrame, entries: list[dict]
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -272,6 +291,7 @@ def apply_exclusions(
     """
     kept = judgements
     logs = []
+    check_sides(entries, judgements)
     if not any(entry["exclusion"] == "missing_value" for entry in entries):
         entries = [{"exclusion": "missing_value"}, *entries]
     for entry in entries:
@@ -302,6 +322,7 @@ def variant_exclusions(
     ``complete_respondents`` looks at the ``tidy`` judgements (the unanswered questions ``missing_value`` took out
     of the kept ones) and drops the kept judgements of each incomplete respondent."""
     logs = []
+    check_sides(entries, kept if tidy is None else tidy)
     for entry in entries:
         plain = {k: v for k, v in entry.items() if k != "variant"}
         if entry["exclusion"] == "complete_respondents" and tidy is not None:
