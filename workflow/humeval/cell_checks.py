@@ -89,29 +89,37 @@ def check_qra_cells(study: dict, entry: dict, path: str, check, fail) -> None:
             for row in entry.get("rows", []):
                 check(entry["measurand_table"], str(row), str(spec.get("column")), f"{path}.{name}.column")
     if kind == "cv_star":
-        columns = [entry.get("column", "cv_star"), entry.get("sd_column"), *(entry.get("ci_columns") or [])]
+        written = [("column", entry.get("column", "cv_star")), ("sd_column", entry.get("sd_column"))]
+        written += [("ci_columns", column) for column in entry.get("ci_columns") or []]
         for row in entry.get("rows", []):
-            for column in filter(None, columns):
-                check(entry["table"], str(row), str(column), f"{path}.rows")
+            for key, column in written:
+                if column is not None:
+                    check(entry["table"], str(row), str(column), f"{path}.{key}")
     if kind == "correlation":
         methods = entry.get("methods", ["pearson", "spearman"])
         default = {f"{m}.{stat}": [m, stat] for m in methods for stat in ("r", "p", "p_exact")}
         for key, (row, column) in (entry.get("cells") or default).items():
             check(entry["table"], str(row), str(column), f"{path}.cells.{key}")
     if kind == "cv_star_pairwise":
-        ids = [e["id"] for e in study["experiments"]]
-        for key, named in (("reference", [entry["reference"]]), ("experiments", entry["experiments"])):
-            unknown = [e for e in named if e not in ids]
-            if unknown:
-                fail(f"key {path}.{key}: {unknown} are not experiment ids {ids}")
-        for c, criterion in enumerate(entry["criteria"]):
-            for experiment in criterion.get("experiments", entry["experiments"]):
-                row = f"{criterion.get('name')}|{(entry.get('row_labels') or {}).get(experiment, experiment)}"
-                for column in [*criterion.get("systems", []), entry.get("summary_column", "criterion")]:
-                    check(entry["table"], row, str(column), f"{path}.summary_column")
-            experiments = [entry["reference"], *criterion.get("experiments", entry["experiments"])]
-            identity = {e: e for e in experiments}
-            check_score_cells(criterion, experiments, identity, f"{path}.criteria.{c}.score", check)
+        check_pairwise_cells(study, entry, path, check, fail)
+
+
+def check_pairwise_cells(study: dict, entry: dict, path: str, check, fail) -> None:
+    """A ``cv_star_pairwise`` entry's reference and experiments (experiment ids), the rows it writes (a system
+    column each and its summary column) and each experiment's score cells."""
+    ids = [e["id"] for e in study["experiments"]]
+    for key, named in (("reference", [entry["reference"]]), ("experiments", entry["experiments"])):
+        unknown = [e for e in named if e not in ids]
+        if unknown:
+            fail(f"key {path}.{key}: {unknown} are not experiment ids {ids}")
+    for c, criterion in enumerate(entry["criteria"]):
+        for experiment in criterion.get("experiments", entry["experiments"]):
+            row = f"{criterion.get('name')}|{(entry.get('row_labels') or {}).get(experiment, experiment)}"
+            for column in [*criterion.get("systems", []), entry.get("summary_column", "criterion")]:
+                check(entry["table"], row, str(column), f"{path}.summary_column")
+        experiments = [entry["reference"], *criterion.get("experiments", entry["experiments"])]
+        identity = {e: e for e in experiments}
+        check_score_cells(criterion, experiments, identity, f"{path}.criteria.{c}.score", check)
 
 
 def check_score_cells(criterion: dict, experiments: list[str], labels: dict[str, str], path: str, check) -> None:
