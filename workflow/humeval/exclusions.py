@@ -30,6 +30,7 @@ __all__ = [
     "exclude_study",
     "invalid_permutation",
     "missing_value",
+    "variant_exclusions",
 ]
 
 log = logging.getLogger(__name__)
