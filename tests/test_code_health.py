@@ -167,11 +167,7 @@ def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, t
     be planted in it, prefixed with markup and a formula, through the whole pipeline and
     the report: the run completes, no payload is live in the report or any CSV, and every number and status is the
     clean run's."""
-    import sys as _sys
-
     import yaml
-
-    _sys.path.insert(0, str(REPO / "tests/security"))
     from schema_keys import get_at, instances, set_at
     from test_e2e_privacy import report_data
     from test_hostile_pipeline import formula_cells
