@@ -97,3 +97,22 @@ def test_item_file_with_missing_column_fails_naming_it(tmp_path):
     assert result.returncode != 0
     assert "authors_data.csv" in result.stderr and "systemb7" in result.stderr
     assert no_results(workdir)
+
+
+def test_a_qra3_item_label_criterion_no_judgement_has_stops_the_qra_job_in_one_line(tmp_path):
+    """Type III reads the kept judgements of ``item_labels.criterion``: one that none has (a misspelling) stops
+    the QRA job in one line naming the key and the criteria there are; it left Type III empty, silently."""
+    env = raw_source()
+    study = "liu-2021-dexperts-fluency"
+    workdir = copy_project(tmp_path / "p", [study])
+    path = workdir / "config/studies" / f"{study}.yaml"
+    config = yaml.safe_load(path.read_text())
+    config["qra3"][0]["criteria"][0]["item_labels"]["criterion"] = "fluncy"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    assert run_snakemake(workdir, "-n", env=env).returncode == 0  # only the judgements can tell
+    result = run_snakemake(workdir, "--config", "planning=false", env=env)
+    assert result.returncode != 0
+    line = "key qra3.0: criteria.0.item_labels.criterion 'fluncy': no kept judgement of ['O', 'R1'] has it"
+    assert line in result.stderr and "(their criteria: ['fluency'])" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not (workdir / "results" / study / "intermediate/qra.csv").exists()

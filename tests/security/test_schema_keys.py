@@ -88,9 +88,7 @@ JOB_CHECKED = {
     "published_files.[].row": "published: a row template naming a column the file lacks",
     "published_files.[].column": "audit: a cell outside its table (build_audit)",
     "published_files.[].value": "published: a value column the file lacks",
-    # not yet one line: a criterion or response type no judgement has leaves QRA3's Type III empty (issue 54 note)
-    "qra3.[].criteria.[].item_labels.criterion": "qra3: the judgements' criterion",
-    "qra3.[].criteria.[].item_labels.response_type": "qra3: the judgements' response type",
+    "qra3.[].criteria.[].item_labels.criterion": "qra: a criterion no kept judgement has (qra3_tables.item_labels)",
 }
 #: Number keys where a negative number means something (a shift, a scale's start, an effect, a printed value).
 SIGNED = {

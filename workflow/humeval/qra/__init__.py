@@ -16,6 +16,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from humeval.errors import HumevalError
 from humeval.intermediate import JUDGEMENTS, PRINTED, VALUE_COLUMNS, write_csv
 from humeval.vocabulary import function
 
@@ -104,8 +105,11 @@ def qra_study(
     cells, summary = qra_values(values, published, study.get("qra", []))
     experiments = {e["id"]: e for e in study["experiments"]}
     qra3_cells, origins, exports = [], [], {}
-    for entry in study.get("qra3", []):
-        table_cells, notes, tool_rows = qra3_entry(values, published, kept, entry, experiments)
+    for k, entry in enumerate(study.get("qra3", [])):
+        try:
+            table_cells, notes, tool_rows = qra3_entry(values, published, kept, entry, experiments)
+        except HumevalError as exc:
+            raise HumevalError(f"key qra3.{k}: {exc}") from None
         key = entry.get("key", study["name"])
         exports[entry["table"]] = {
             "input": tool_input_csv(tool_rows, key),

@@ -73,10 +73,24 @@ def score_matrix(values, published, criterion: dict, experiments: list[str], lab
 
 
 def item_labels(kept: pd.DataFrame, spec: dict, experiments: list[str], labels: dict[str, str]) -> pd.DataFrame:
-    """Experiments x items labels of one criterion: per (item, system) the ``rule`` over the item's raters."""
-    part = kept[(kept["criterion"] == spec["criterion"]) & kept["side"].isin([labels[e] for e in experiments])]
-    if "response_type" in spec:
-        part = part[part["response_type"] == spec["response_type"]]
+    """Experiments x items labels of one criterion: per (item, system) the ``rule`` over the item's raters. A
+    ``criterion`` (and ``response_type``) that no kept judgement of the experiments has is one line naming what
+    they hold: it left Type III empty, silently.
+
+    >>> kept = pd.DataFrame({"criterion": "fluency", "side": "O", "response_type": "rating", "item": "i1",
+    ...                      "system": "a", "value": [3]})
+    >>> item_labels(kept, {"criterion": "fluncy"}, ["O"], {"O": "O"})
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: item_labels.criterion 'fluncy': no kept judgement of ['O'] has it (their criteria: ['fluency'])
+    """
+    part = kept[kept["side"].isin([labels[e] for e in experiments])]
+    for key in ("criterion", "response_type"):
+        if key in spec and not (chosen := part[key] == spec[key]).any():
+            raise HumevalError(
+                f"item_labels.{key} {spec[key]!r}: no kept judgement of {experiments} has it "
+                f"(their {'criteria' if key == 'criterion' else 'response types'}: {sorted(part[key].unique())})"
+            )
+        part = part[chosen] if key in spec else part
     part = part.assign(value=pd.to_numeric(part["value"]), unit=part["item"].astype(str) + "|" + part["system"])
     grouped = item_labels_by_group(
         part.set_index(["side", "unit"])["value"], ["side", "unit"], spec.get("rule", "rounded_mean")
@@ -151,7 +165,7 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
     scale, over = entry.get("scale_starts_at", 0), entry.get("over_correction", False)
     table, cells, notes, tool_rows = entry["table"], [], [], []
     criterion_cv, pooled_agree, pooled_compared = [], 0, 0
-    for criterion in entry["criteria"]:
+    for c, criterion in enumerate(entry["criteria"]):
         name, systems = criterion["name"], criterion["systems"]
         included = criterion_experiments(entry, criterion, experiments)
         matrix, sources = score_matrix(values, published, criterion, included, labels)
@@ -184,7 +198,10 @@ def qra3_entry(values, published, kept, entry: dict, experiments: dict[str, dict
         else:
             notes.append(f"{name}: Type IV needs two or more systems to order ({len(systems)} system)")
         if "item_labels" in criterion:
-            more, said = type3_cells(table, name, criterion["item_labels"], entry, kept, included, labels)
+            try:
+                more, said = type3_cells(table, name, criterion["item_labels"], entry, kept, included, labels)
+            except HumevalError as exc:
+                raise HumevalError(f"criteria.{c}.{exc}") from None
             cells, notes = cells + more, notes + said
         else:
             notes.append(f"{name}: no item-level labels configured, so no Type III")
