@@ -222,3 +222,52 @@ def test_every_common_shape_builds_from_config_alone(tmp_path):
     assert list(long_excluded["rule"]) == ["missing_value"]
     ranks = pd.read_csv(workdir / "results/shape-rankings/tidy/judgements.csv")
     assert ranks["judgement_id"].nunique() == 2  # a ranking is one judgement
+
+
+def test_a_where_number_against_items_spelt_010_is_one_line_and_the_quoted_text_selects(tmp_path):
+    """``where: {item: 010}`` is the number ten in YAML 1.2 (a leading zero is no octal there); the export's items
+    are the texts '010' and '10'. Through Snakemake: the metrics job stops in one line saying to quote it (it
+    selected the rows of '10', silently), and the quoted '010' selects its own rows (mean by hand 3.0 of 2 and 4;
+    '10' alone 5.0)."""
+    data = csv(
+        [
+            {"rater": r, "item": i, "system": "A", "criterion": "fluency", "score": v}
+            for r, i, v in [("r1", "010", 2), ("r2", "010", 4), ("r1", "10", 5), ("r2", "10", 5)]
+        ]
+    )
+    name, filename = "shape-where-010", "where010.csv"
+    entry = {**describe("means"), "where": {"item": "010"}}
+    _, _, _, config = study(
+        name,
+        filename,
+        data,
+        LONG_PARAMS,
+        ["A"],
+        [entry],
+        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
+        {"means": {"A": {"mean": "3.00"}}},
+    )
+    mirror = tmp_path / "mirror"
+    target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    workdir = copy_project(tmp_path / "project", [])
+    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    main["studies"] = [name]
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    path = workdir / "config/studies" / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    quoted = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert quoted.returncode == 0, quoted.stderr[-3000:]
+    audit = pd.read_csv(workdir / "results" / name / "numbers.csv")
+    assert audit.loc[0, "value"] == pytest.approx(3.0) and audit.loc[0, "status"] == "match"
+
+    path.write_text(path.read_text().replace("item: '010'", "item: 010"))
+    assert "item: 010\n" in path.read_text()  # as a researcher writes it, unquoted
+    number = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert number.returncode != 0
+    assert (
+        "where item: 10 is a number and the column holds the text '010' with that value: quote the value as the "
+        "export writes it ('010' or '10')" in number.stderr
+    )
+    assert "key metrics.0 (describe)" in number.stderr and "Traceback" not in number.stderr
