@@ -271,3 +271,49 @@ def test_a_where_number_against_items_spelt_010_is_one_line_and_the_quoted_text_
         "export writes it ('010' or '10')" in number.stderr
     )
     assert "key metrics.0 (describe)" in number.stderr and "Traceback" not in number.stderr
+
+
+def test_a_bare_reference_to_a_repeated_header_is_one_line_at_dry_run_and_its_pandas_name_reads(tmp_path):
+    """A form that asks one question twice under one header (pandas reads ``Fluent?`` and ``Fluent?.1``): naming
+    it bare is ambiguous, refused by ``-n`` in one line (the export is in the mirror, so its header is known
+    before any job; the extract job refuses in the same words, humeval.loaders.headers), and ``{column:
+    Fluent?.1}`` reads the second: mean by hand (5 + 3) / 2 = 4.0."""
+    data = csv([{"rater": "r1", "id": "i1", "q": 4, "q2": 5}, {"rater": "r2", "id": "i1", "q": 2, "q2": 3}])
+    data = data.replace(b"q,q2", b"Fluent?,Fluent?")
+    name, filename = "shape-repeated-header", "form.csv"
+    params = {**LONG_PARAMS, "item": ["id"], "value": "Fluent?", "criterion": {"value": "fluency"}}
+    params["system"] = {"value": "A"}
+    _, _, _, config = study(
+        name,
+        filename,
+        data,
+        params,
+        ["A"],
+        [describe("means")],
+        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
+        {"means": {"A": {"mean": "4.00"}}},
+    )
+    mirror = tmp_path / "mirror"
+    target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    workdir = copy_project(tmp_path / "project", [])
+    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    main["studies"] = [name]
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    path = workdir / "config/studies" / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    planned = run_snakemake(workdir, "-n", "--config", f"raw_mirror={mirror}")
+    assert planned.returncode != 0
+    assert (
+        f"[{name}] config/studies/{name}.yaml: key extract.0.params.value: the header 'Fluent?' appears 2 times, "
+        "which pandas names 'Fluent?' and 'Fluent?.1': name the one you mean as such" in planned.stdout + planned.stderr
+    ), planned.stdout[-2000:] + planned.stderr[-2000:]
+    assert "Traceback" not in planned.stdout + planned.stderr and not (workdir / "results").exists()
+
+    config["extract"][0]["params"]["value"] = {"column": "Fluent?.1"}
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert result.returncode == 0, result.stderr[-3000:]
+    audit = pd.read_csv(workdir / "results" / name / "numbers.csv")
+    assert audit.loc[0, "value"] == pytest.approx(4.0) and audit.loc[0, "status"] == "match"

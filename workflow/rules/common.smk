@@ -12,7 +12,8 @@ try:
     from humeval.config import changed_default_notices, load_study, validate_against
     from humeval.studyfile import STAGE_KEYS, raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
-    from humeval.fetch import resolve_mirror
+    from humeval.fetch import in_mirror, resolve_mirror
+    from humeval.loaders.headers import ambiguous_references
     from humeval.stages import stage_sources
     from humeval.report import report_label
 except ImportError as exc:
@@ -77,9 +78,31 @@ for folder in ("results", RAW_DIR):
     check_writable(folder)
 # The raw mirror folders (config raw_mirror, else $HUMEVAL_RAW_MIRROR): one that does not exist is one line here.
 try:
-    resolve_mirror(config.get("raw_mirror"))
+    MIRRORS = resolve_mirror(config.get("raw_mirror"))
 except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
+
+
+def local_raw(name):
+    """Where study ``name``'s raw file (by id) already is on disk, fetched or in a mirror, else None."""
+    pinned = {r["id"]: r for r in raw_files(STUDIES[name])}
+
+    def local(raw_id):
+        if raw_id not in pinned:
+            return None
+        fetched = Path(RAW_DIR, name, pinned[raw_id]["filename"])
+        if fetched.is_file():
+            return fetched
+        return next((p for m in MIRRORS if (p := in_mirror(m, pinned[raw_id]["url"]))), None)
+
+    return local
+
+
+# A header an export repeats, named bare by the study file, where the export is on disk already: one line now, in
+# the words the extract job would use (humeval.loaders.headers; only header lines are read).
+for _name, _study in STUDIES.items():
+    for _line in ambiguous_references(_study, local_raw(_name)):
+        raise WorkflowError(f"invalid configuration: [{_name}] {study_path(config, _name)}: {_line}")
 # PNG (300 dpi, for the report) and PDF (vector, for a paper) by default; --config 'figure_formats=[png]' for PNG only
 FIGURE_FORMATS = list(config.get("figure_formats", ["png", "pdf"]))
 #: Whether each study's reproduction planning runs (--config planning=false skips it).

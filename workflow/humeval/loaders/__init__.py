@@ -109,6 +109,8 @@ def csv_frame(path, opened, read: dict, repeated_headers: bool, options: dict):
     one of those names is also a header of its own: then pandas numbers past it and no name says which is which."""
     import pandas as pd
 
+    from humeval.loaders.headers import repeated_names
+
     twice, names = [], []
     if options.get("header", 0) == 0:
         header = pd.read_csv(opened(), header=None, nrows=1, **read)
@@ -120,7 +122,7 @@ def csv_frame(path, opened, read: dict, repeated_headers: bool, options: dict):
             f"{[k + 1 for k, h in enumerate(names) if h == twice[0]]}): the export's columns must be named apart",
             file=path,
         )
-    repeated = {h: [h, *(f"{h}.{k}" for k in range(1, names.count(h)))] for h in twice}
+    repeated = repeated_names(names)
     collide = [(h, n) for h, group in repeated.items() for n in group[1:] if n in names]
     if collide:
         raise HumevalError(

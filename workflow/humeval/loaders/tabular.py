@@ -44,8 +44,9 @@ from typing import Literal
 import pandas as pd
 
 from humeval.errors import HumevalError, refuse_first
+from humeval.loaders.headers import repeated_header
 from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
-from humeval.loaders.tabular_read import Header, find_column, joined, keep_rows, numeric, read_table, repeated_header
+from humeval.loaders.tabular_read import Header, find_column, joined, keep_rows, numeric, read_table
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
 from humeval.vocabulary import register

@@ -9,6 +9,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, read_workbook_sheet
+from humeval.loaders.headers import repeated_header
 from humeval.patterns import config_pattern
 
 __all__ = [
@@ -56,22 +57,6 @@ class Header(list):
     def __init__(self, frame: pd.DataFrame):
         super().__init__(str(c) for c in frame.columns)
         self.repeated = dict(frame.attrs.get("repeated_headers", {}))
-
-
-def repeated_header(columns, column: str, path: str, what: str) -> None:
-    """Refuse ``column`` when it is a header the export repeats: pandas reads only the first of the k columns
-    under ``x``, and names the others ``x.1`` ... ``x.<k-1>``."""
-    group = getattr(columns, "repeated", {}).get(column)
-    if group:
-        import re
-
-        raise HumevalError(
-            f"{what}: the header {column!r} appears {len(group)} times, which pandas names "
-            f"{' and '.join(map(repr, group)) if len(group) < 4 else f'{group[0]!r}, {group[1]!r}, ... {group[-1]!r}'}"
-            f": name the one you mean as such, or read them all with a columns pattern such as "
-            f"'^{re.escape(column)}(\\.\\d+)?$'",
-            file=path,
-        )
 
 
 def find_column(columns: list[str], spec: dict | str, path: str, what: str) -> str:
