@@ -72,13 +72,21 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     report = snakemake_in(dot_test, "--report", "results/report.html")  # the profile's stylesheet found from here
     assert report.returncode == 0, report.stderr[-3000:]
     assert "div:has(> #rulegraph)" in (dot_test / "results/report.html").read_text(errors="ignore")
-    # the study that gives every otherwise unused metric its documented example: all 164 numbers worked out by hand
+    # the study that gives every otherwise unused metric its documented example: all 166 numbers worked out by hand
     # (among them a derived frame, raters chosen by number, a claim judged in three experiments, the ANOVA table,
     # Dunn's test, a t interval, arithmetic on cells, agreement with the majority and a complete-respondents variant, read through
     # Snakemake)
     toy = pd.read_csv(dot_test / "results/every-measure-2026-toy/numbers.csv")
     # (published only: 6, and the 3 printed numbers of printed_means, which no judgements compute: P3's table)
-    assert toy["status"].value_counts().to_dict() == {"match": 164, "recomputed_only": 90, "published_only": 9}
+    assert toy["status"].value_counts().to_dict() == {
+        "match": 165,
+        "recomputed_only": 88,
+        "published_only": 9,
+        "mismatch": 1,
+    }
+    # R1's agreement mean 2/3 printed truncated, "0.666": explained by its block's note, which names that column
+    truncated = toy.set_index(["table", "row", "column"]).loc[("agreement", "R1", "mean")]
+    assert truncated["status"] == "mismatch" and truncated["note"].startswith("[explained] The paper truncated")
     # planning's crossed model at the assumed effect 0.5 and the stated components, 3 people x 4 items x 6 (each
     # item rated by all three for each system): by hand, Var(d) = 2(0.3)/4 + 2(0.4)/12 + 2(0.1)/3 (the evaluator
     # intercept cancels), E[s^2] = 12/11 (1 - (0.2/3 + 0.1/3 + 0.3/4 + 0.4/12)), SE = sqrt(E[s^2] 2/12), and

@@ -656,3 +656,43 @@ def test_the_arithmetic_operations_validation_knows_are_the_metrics():
     from humeval.metrics.arithmetic import OPERATIONS
 
     assert set(ARITHMETIC_OPERATIONS) == set(OPERATIONS)
+
+
+def explaining_block(study) -> dict:
+    return next(b for b in study["published"] if "explains" in b)
+
+
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (lambda b: b.pop("note"), "explains: it limits the block's note to some cells, and the block has no note"),
+        (lambda b: b["explains"].update(columns=["mena"]), "explains.columns: ['mena'] are not columns of the block"),
+        (
+            lambda b: b["explains"].update(rows=["R2"]),
+            "explains.rows: ['R2'] are not rows of the block's cells (['R1'])",
+        ),
+        (lambda b: b["explains"].update(columns=[]), "explains.columns: [] should be non-empty"),
+        (
+            lambda b: b["explains"].update(cells=["mean"]),
+            "explains.cells: unknown parameter; (allowed: columns, rows)",
+        ),
+    ],
+)
+def test_a_block_notes_scope_names_its_own_cells(tmp_path, change, expected):
+    """Issue 51: a block's note explains only the cells its ``explains`` names; a scope naming no cell of the block,
+    or limiting a note the block lacks, is one line at load."""
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(TOY, tmp_path, lambda s: change(explaining_block(s))))
+    assert expected in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_a_block_note_explains_only_the_cells_it_names():
+    """The toy's truncation note names the column mean: R1's mean carries it, R1's SD does not; without
+    ``explains`` the note covers every cell of the block (the default every earlier study file relies on)."""
+    from humeval.published import published_frame
+
+    block = explaining_block(yaml.safe_load(TOY.read_text()))
+    notes = published_frame([block]).set_index("column")["note"]
+    assert notes["mean"].startswith("[explained] The paper truncated") and notes["sd"] == ""
+    whole = published_frame([{k: v for k, v in block.items() if k != "explains"}]).set_index("column")["note"]
+    assert whole["sd"] == whole["mean"] == notes["mean"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from humeval.rounding import PRINTED_NUMBER
+from humeval.studyfile import note_of
 
 __all__ = ["cell_problem", "check_cells", "check_claim_cells"]
 
@@ -139,6 +140,7 @@ def check_published_cells(study: dict, check, fail) -> None:
     """Each published cell: a finite number, a note with its evidence class, ``reproduced`` with the variant that
     reproduces it, and that variant a declared cell."""
     for k, block in enumerate(study.get("published", [])):
+        check_note_scope(block, f"published.{k}", fail)
         for row, columns in block["cells"].items():
             for column, cell in columns.items():
                 path = f"published.{k}.cells.{row}.{column}"
@@ -147,7 +149,8 @@ def check_published_cells(study: dict, check, fail) -> None:
                 if number and not math.isfinite(float(number["number"])):
                     fail(f"key {path}: {printed!r} is not a finite number")
                 cell = cell if isinstance(cell, dict) else {}
-                note, evidence = cell.get("note") or block.get("note"), cell.get("evidence") or block.get("evidence")
+                note = note_of(cell, block, str(row), str(column))
+                evidence = cell.get("evidence") or block.get("evidence")
                 if note and not evidence:
                     fail(
                         f"key {path}: the note needs an evidence class (evidence: reproduced, explained or hypothesis)"
@@ -157,6 +160,23 @@ def check_published_cells(study: dict, check, fail) -> None:
                 if cell.get("variant"):
                     v = cell["variant"]
                     check(v["table"], str(v["row"]), str(v["column"]), f"{path}.variant")
+
+
+def check_note_scope(block: dict, path: str, fail) -> None:
+    """A block's ``explains`` names rows and columns of its own cells, and limits a note the block has."""
+    scope = block.get("explains")
+    if scope is None:
+        return
+    if not block.get("note"):
+        fail(f"key {path}.explains: it limits the block's note to some cells, and the block has no note")
+    present = {
+        "rows": [str(r) for r in block["cells"]],
+        "columns": list(dict.fromkeys(str(c) for columns in block["cells"].values() for c in columns)),
+    }
+    for key, labels in scope.items():
+        absent = [label for label in labels if str(label) not in present[key]]
+        if absent:
+            fail(f"key {path}.explains.{key}: {absent} are not {key} of the block's cells ({present[key]})")
 
 
 def check_claim_cells(study: dict, entry: dict, k: int, check, fail) -> None:

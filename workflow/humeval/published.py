@@ -12,6 +12,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.rounding import parse_published
+from humeval.studyfile import note_of
 
 __all__ = ["published_frame", "published_numbers"]
 
@@ -29,9 +30,10 @@ PUBLISHED_COLUMNS = [
 ]
 
 
-def classified_note(cell: dict, block: dict) -> str:
+def classified_note(cell: dict, block: dict, row: str = "", column: str = "") -> str:
     """A cell's diagnosis with its evidence class in front, ``[reproduced]``, ``[explained]`` or
-    ``[hypothesis]``, and for a reproduced one the variant that reproduces the printed number.
+    ``[hypothesis]``, and for a reproduced one the variant that reproduces the printed number; the block's note
+    only where it covers the cell (``row``, ``column``; :func:`humeval.studyfile.note_of`).
 
     >>> classified_note({"note": "truncated", "evidence": "reproduced",
     ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert", "compare": "truncate"}}, {})
@@ -40,7 +42,7 @@ def classified_note(cell: dict, block: dict) -> str:
     ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert"}}, {})
     '[reproduced] truncated (Variant: t9/rho/Likert)'
     """
-    note = cell.get("note") or block.get("note", "")
+    note = note_of(cell, block, row, column)
     if not note:
         return ""
     evidence = cell.get("evidence") or block.get("evidence")
@@ -77,7 +79,7 @@ def published_frame(blocks: list[dict]) -> pd.DataFrame:
                         "precision": precision,
                         "marker": marker,
                         "source": block.get("source", ""),
-                        "note": classified_note(spec, block),
+                        "note": classified_note(spec, block, str(row), str(column)),
                         "unrecomputed": spec.get("unrecomputed") or block.get("unrecomputed", ""),
                     }
                 )

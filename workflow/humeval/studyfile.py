@@ -25,6 +25,7 @@ __all__ = [
     "declare_qra3_tables",
     "job_studies",
     "job_study",
+    "note_of",
     "raw_filename",
     "raw_files",
     "read_yaml",
@@ -215,6 +216,23 @@ def raw_filename(entry: dict) -> str:
     suffixes = PurePosixPath(unquote(urlparse(entry["url"]).path)).suffixes
     suffix = "".join(s for s in suffixes if len(s) <= 7 and s[1:].isalnum())
     return entry["id"] + suffix
+
+
+def note_of(cell: dict, block: dict, row: str, column: str) -> str:
+    """A published cell's diagnosis: its own note, else its block's where the block's note covers it. A block's
+    ``explains`` ({rows?, columns?}) limits its note to those cells: a note written for one column's mismatch does
+    not explain a later mismatch of another (issue 51); without it the note covers the whole block.
+
+    >>> block = {"note": "SD with ddof 0", "explains": {"columns": ["sd"]}}
+    >>> note_of({}, block, "A", "sd"), note_of({}, block, "A", "mean"), note_of({"note": "typo"}, block, "A", "mean")
+    ('SD with ddof 0', '', 'typo')
+    """
+    if cell.get("note"):
+        return cell["note"]
+    scope = block.get("explains") or {}
+    named = (("rows", row), ("columns", column))
+    covered = all(str(label) in map(str, scope[key]) for key, label in named if key in scope)
+    return block.get("note", "") if covered else ""
 
 
 def raw_files(study: dict, ids: set[str] | None = None) -> list[dict]:
