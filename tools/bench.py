@@ -7,6 +7,10 @@ a cold run of all enabled studies (the best of three, each from no results; all 
 time of all processes of the best), the same with ``--config planning=false`` (what planning adds), a no-op run, and reruns after a figure option, a published number, an edit
 of the figure style (``report/figures/style.py``, where it lives at the revision) and of a loader. Each is printed in seconds and as a ratio to the floor.
 
+With ``--per-study NAMES`` it also times the cold run of those studies alone against all enabled ones, each per
+study (wall and CPU), so that a cost per study can be compared in one invocation (issue 51: nine studies against
+the six before them).
+
 For the working tree it also times a cold run as on a machine with a SLURM client but no controller
 (``SLURM_CONF`` pointing at a configuration whose controller does not answer), where ``scontrol`` waits for its
 timeout: Snakemake's SLURM executor plugin asks it when Snakemake imports the plugin, so that run costs more
@@ -160,6 +164,25 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     return rows
 
 
+def per_study(work: Path, snakemake: list[str], env: dict, subset: list[str]) -> list[tuple[str, float | None]]:
+    """Cost per study: the cold run of all enabled studies against the cold run of ``subset`` alone (best of 3
+    each, wall and the CPU of that run), each divided by its number of studies (issue 51: nine against six)."""
+    env = env | {"PYTHONPATH": str(work / "workflow")}
+    enabled = yaml.safe_load((work / "config/config.yaml").read_text())["studies"]
+    rows = []
+    for names in (enabled, subset):
+        runs = []
+        for _ in range(3):
+            shutil.rmtree(work / "results", ignore_errors=True)
+            runs.append(timed_cpu(snakemake + ["--config", f"studies={names}"], work, env))
+        wall, cpu = min(runs)
+        rows += [
+            (f"cold run, {len(names)} studies, best of 3 (per study)", wall / len(names)),
+            (f"  CPU of that run per study ({cpu:.1f} s in all)", cpu / len(names)),
+        ]
+    return rows
+
+
 def cold_without_controller(work: Path, snakemake: list[str], env: dict) -> float:
     """One cold run with ``SLURM_CONF`` naming a controller that does not answer."""
     conf = work / "dead-slurm.conf"
@@ -185,6 +208,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--before", metavar="REF", help="also measure this git revision (e.g. a commit before a change)"
     )
+    parser.add_argument(
+        "--per-study",
+        metavar="NAMES",
+        help="also the cold run of these studies alone (comma-separated), and the cost per study of both runs",
+    )
     args = parser.parse_args(argv)
     env = dict(os.environ)
     if not env.get("HUMEVAL_RAW_MIRROR"):
@@ -199,6 +227,8 @@ def main(argv: list[str] | None = None) -> int:
         extra.append((f"Snakemake's own start-up ({jobs} script jobs), best of 3", None))
         startup = snakemake_startup(jobs, snakemake, Path(tmp) / "startup", env)
         extra[-1] = (extra[-1][0], startup)
+        if args.per_study:
+            extra += per_study(after, snakemake, env, args.per_study.split(","))
         if args.before:
             rows[args.before] = measure(copy_tree(Path(tmp) / "before", args.before), snakemake, env, None)
     plugin = importlib.util.find_spec("snakemake_executor_plugin_slurm") is not None
