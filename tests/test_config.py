@@ -696,3 +696,56 @@ def test_a_block_note_explains_only_the_cells_it_names():
     assert notes["mean"].startswith("[explained] The paper truncated") and notes["sd"] == ""
     whole = published_frame([{k: v for k, v in block.items() if k != "explains"}]).set_index("column")["note"]
     assert whole["sd"] == whole["mean"] == notes["mean"]
+
+
+PUDUPPULLY = REPO / "config/studies/puduppully-2021-macro-planning.yaml"
+
+
+def without_column(table_id: str, column: str):
+    def change(study):
+        table = next(t for t in study["tables"] if t["id"] == table_id)
+        table["columns"] = [c for c in table["columns"] if c != column]
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (
+            without_column("anova", "df_between"),
+            "key metrics.24.column: k_sample_tests writes 'df_between' (statistic 'df_between'), which is not a "
+            "column of table 'anova'",
+        ),
+        (
+            without_column("trueskill", "conservative"),
+            "key metrics.31.column: choice_ratings writes 'conservative' (statistic 'conservative'), which is not",
+        ),
+        (  # with resamples, each statistic's bounds (the printed mu bounds are labelled low and high)
+            without_column("trueskill", "sigma_low"),
+            "key metrics.31.column: choice_ratings writes 'sigma_low' (statistic 'sigma_low')",
+        ),
+        (  # a label names the statistic: the table must have the label ('Stdev'), not 'sd'
+            lambda s: s["metrics"][28]["labels"]["stat"].update(sd="SD"),
+            "key metrics.28.column: describe writes 'SD' (statistic 'sd'), which is not a column of table",
+        ),
+    ],
+)
+def test_a_statistic_a_metric_writes_outside_its_table_is_one_line_at_load(tmp_path, change, expected):
+    """Issue 52: an ANOVA table or TrueSkill statistic with no column in its table stopped the audit after every
+    metric had run (puduppully's TrueSkill bootstrap alone is a minute)."""
+    with pytest.raises(HumevalError) as info:
+        load_study(study_variant(PUDUPPULLY, tmp_path, change))
+    assert expected in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_the_statistics_a_test_writes_are_the_ones_the_check_expects():
+    """:data:`TEST_STATS` is what :func:`k_sample_tests` writes, test by test (the check reads the constant)."""
+    from humeval.metrics.choice_ratings import choice_rating_numbers, choice_stats
+    from humeval.metrics.significance import TEST_STATS, k_sample_tests
+
+    samples = {"a": [1.0, 2, 3, 4], "b": [2.0, 3, 5, 4], "c": [6.0, 7, 8, 6]}
+    for test, stats in TEST_STATS.items():
+        written = list(dict.fromkeys(stat for _, stat, _ in k_sample_tests(samples, [test])))
+        assert written == list(stats), test
+    assert choice_rating_numbers.__name__ and choice_stats("trueskill", 10)[-1] == "conservative_high"

@@ -1,16 +1,18 @@
 """The study file's cell references (:func:`humeval.config.check_references` runs them before any job): published
 cells, claim operands and p-values, planning findings and pairwise intervals name cells that a declared table has,
 a misspelled label named with its closest match; published cells are finite numbers whose notes carry an evidence
-class."""
+class; a metric's statistics, where its parameters name them, land in its table's columns (or rows)."""
 
 from __future__ import annotations
 
+import ast
 import math
+from string import Formatter
 
 from humeval.rounding import PRINTED_NUMBER
 from humeval.studyfile import note_of
 
-__all__ = ["cell_problem", "check_cells", "check_claim_cells"]
+__all__ = ["cell_problem", "check_cells", "check_claim_cells", "check_metric_cells", "written_stats"]
 
 
 def cell_problem(tables: dict, table: str, row: str, column: str, path: str) -> str | None:
@@ -76,6 +78,76 @@ def check_cells(study: dict, fail) -> None:
             ]
             check_score_cells(criterion, evaluated, labels, f"qra3.{k}.criteria.{c}.score", check)
     check_planning_cells(study, check, fail)
+    check_metric_cells(study, fail)
+
+
+def written_stats(entry: dict) -> list[str] | None:
+    """The statistics a metric entry writes as ``{stat}``, where its parameters determine them: the tests of
+    ``k_sample_tests`` (:data:`humeval.metrics.significance.TEST_STATS`), the method and resamples of
+    ``choice_ratings`` (:func:`humeval.metrics.choice_ratings.choice_stats`), else its ``stats`` as given or by
+    the registry's default; None for a metric whose statistics depend on the data.
+
+    >>> written_stats({"metric": "k_sample_tests", "tests": ["anova", "kruskal"]})
+    ['statistic', 'df_between', 'df_within', 'p']
+    >>> written_stats({"metric": "describe", "table": "t", "row": "{system}", "column": "{stat}"})
+    ['mean', 'sd']
+    """
+    from humeval.vocabulary import entries
+
+    name = entry["metric"]
+    if name == "k_sample_tests":
+        from humeval.metrics.significance import TEST_STATS
+
+        return list(dict.fromkeys(s for test in entry.get("tests", []) for s in TEST_STATS.get(test, ())))
+    if name == "choice_ratings":
+        from humeval.metrics.choice_ratings import METHOD_STATS, choice_stats
+
+        method, resamples = entry.get("method"), entry.get("resamples", 0)
+        return choice_stats(method, resamples) if method in METHOD_STATS and isinstance(resamples, int) else None
+    parameter = (
+        next((p for p in entries("metric")[name].parameters if p.name == "stats"), None)
+        if name in entries("metric")
+        else None
+    )
+    if parameter is None:
+        return None
+    given = entry["stats"] if "stats" in entry else ast.literal_eval(parameter.value or parameter.default)
+    return [str(s) for s in given] if isinstance(given, list | tuple) else None
+
+
+def check_metric_cells(study: dict, fail) -> None:
+    """A metric entry whose ``row`` or ``column`` template is ``{stat}`` alone writes a label per statistic it
+    computes (:func:`written_stats`, through ``labels.stat``): each must be a column (a row, where the table lists
+    rows) of its table, or the audit stops on it after every metric has run (``anova_table``'s ``df_between``,
+    TrueSkill's ``conservative``)."""
+    from humeval.vocabulary import entries
+
+    tables = {t["id"]: t for t in study["tables"]}
+    for k, entry in enumerate(study.get("metrics", [])):
+        table, registered = tables.get(entry.get("table")), entries("metric").get(entry["metric"])
+        if table is None or registered is None:
+            continue
+        defaults = {p.name: p.default for p in registered.parameters}
+        for key in ("row", "column"):
+            template = entry.get(key) or (ast.literal_eval(defaults[key]) if defaults.get(key) else None)
+            allowed = table.get(f"{key}s") if key == "row" else table["columns"]
+            if not isinstance(template, str) or allowed is None:
+                continue
+            if {field for _, field, _, _ in Formatter().parse(template) if field is not None} != {"stat"}:
+                continue
+            stats, shown = written_stats(entry), (entry.get("labels") or {}).get("stat") or {}
+            missing = [
+                (stat, label)
+                for stat in stats or []
+                if (label := template.format(stat=shown.get(stat, stat))) not in [str(a) for a in allowed]
+            ]
+            if missing:
+                stat, label = missing[0]
+                more = f" (and {len(missing) - 1} more: {[m[1] for m in missing[1:]]})" if len(missing) > 1 else ""
+                fail(
+                    f"key metrics.{k}.{key}: {entry['metric']} writes {label!r} (statistic {stat!r}){more}, which is "
+                    f"not a {key} of table {entry['table']!r}: add it to the table's {key}s, or name it with labels.stat"
+                )
 
 
 def check_qra_cells(study: dict, entry: dict, path: str, check, fail) -> None:

@@ -19,6 +19,21 @@ from humeval.vocabulary import register
 __all__ = ["choice_rating_numbers"]
 
 
+#: The statistics each method writes (``{stat}``), in order.
+METHOD_STATS = {"trueskill": ("mu", "sigma", "conservative"), "bradley_terry": ("log_strength", "strength")}
+
+
+def choice_stats(method: str, resamples: int = 0) -> list[str]:
+    """The statistics :func:`choice_rating_numbers` writes per system, in its order: the method's, then with
+    ``resamples`` each one's ``_low`` and ``_high`` bound (the one list ``snakemake -n`` checks a table against).
+
+    >>> choice_stats("bradley_terry", resamples=100)
+    ['log_strength', 'strength', 'log_strength_low', 'strength_low', 'log_strength_high', 'strength_high']
+    """
+    stats = list(METHOD_STATS[method])
+    return stats + ([f"{s}_{end}" for end in ("low", "high") for s in stats] if resamples else [])
+
+
 def trueskill_ratings(pairs: pd.DataFrame, *, draw_probability: float = 0.10) -> pd.DataFrame:
     """TrueSkill ``mu`` and ``sigma`` per system after one update per choice, in the order of ``pairs`` (system,
     system_b, value: +1 system chosen, -1 system_b, 0 a draw), from the package's default prior (mu 25, sigma 25/3,
@@ -157,6 +172,7 @@ def choice_rating_numbers(
         rated = rate(pairs)
         if resamples:
             rated = rated.join(bootstrap_interval(pairs, rate, resamples, seed))
+        rated = rated[choice_stats(method, resamples)]
         for system, record in rated.iterrows():
             for stat, value in record.items():
                 fields = {**keys, "system": system, "stat": stat}

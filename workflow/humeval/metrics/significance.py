@@ -221,6 +221,18 @@ def paired(part: pd.DataFrame, compare: str, a: str, b: str, pair_on: list[str])
 #: ANOVA table with eta squared, Kruskal-Wallis eta squared H and Dunn's test; each written only when asked for.
 KSampleTest = Literal["anova", "kruskal", "levene", "tukey", "anova_table", "kruskal_effect", "dunn", "shapiro"]
 K_SAMPLE_TESTS = get_args(KSampleTest)
+#: The statistics (``{stat}``) each of :func:`k_sample_tests`' tests writes, in order: the one list the tests
+#: write from and ``snakemake -n`` checks a table's columns against (:mod:`humeval.cell_checks`).
+TEST_STATS = {
+    "anova": ("statistic", "df_between", "df_within", "p"),
+    "kruskal": ("statistic", "p"),
+    "levene": ("statistic", "p"),
+    "tukey": ("diff", "p", "ci_low", "ci_high"),
+    "anova_table": ("ss_between", "ss_within", "ms_between", "ms_within", "eta_squared"),
+    "kruskal_effect": ("eta_squared_h",),
+    "dunn": ("z", "p", "p_adjusted"),
+    "shapiro": ("statistic", "p"),
+}
 
 
 def anova_table(arrays: list[np.ndarray]) -> list[tuple[str, float]]:
@@ -235,13 +247,8 @@ def anova_table(arrays: list[np.ndarray]) -> list[tuple[str, float]]:
     between = float(sum(a.size * (a.mean() - grand) ** 2 for a in arrays))
     within = float(sum(((a - a.mean()) ** 2).sum() for a in arrays))
     k, n = len(arrays), values.size
-    return [
-        ("ss_between", between),
-        ("ss_within", within),
-        ("ms_between", between / (k - 1)),
-        ("ms_within", within / (n - k)),
-        ("eta_squared", between / (between + within)),
-    ]
+    table = (between, within, between / (k - 1), within / (n - k), between / (between + within))
+    return list(zip(TEST_STATS["anova_table"], table))
 
 
 def dunn(names: list[str], arrays: list[np.ndarray], adjust: str) -> list[tuple[str, str, float]]:
@@ -272,7 +279,7 @@ def dunn(names: list[str], arrays: list[np.ndarray], adjust: str) -> list[tuple[
     return [
         (pair, stat, float(value))
         for pair, zi, pi, ai in zip(pairs, z, p, adjusted)
-        for stat, value in (("z", zi), ("p", pi), ("p_adjusted", ai))
+        for stat, value in zip(TEST_STATS["dunn"], (zi, pi, ai))
     ]
 
 
@@ -368,39 +375,30 @@ def k_sample_tests(
         if test == "anova":
             result = stats.f_oneway(*arrays)
             n = sum(a.size for a in arrays)
-            out += [
-                ("anova", "statistic", float(result.statistic)),
-                ("anova", "df_between", float(len(arrays) - 1)),
-                ("anova", "df_within", float(n - len(arrays))),
-                ("anova", "p", float(result.pvalue)),
-            ]
+            values = (float(result.statistic), float(len(arrays) - 1), float(n - len(arrays)), float(result.pvalue))
+            out += [("anova", stat, value) for stat, value in zip(TEST_STATS["anova"], values)]
         elif test == "anova_table":
             out += [("anova", stat, value) for stat, value in anova_table(arrays)]
         elif test == "kruskal_effect":
             h, n = float(stats.kruskal(*arrays).statistic), sum(a.size for a in arrays)
-            out.append(("kruskal", "eta_squared_h", (h - len(arrays) + 1) / (n - len(arrays))))
+            out.append(("kruskal", *TEST_STATS["kruskal_effect"], (h - len(arrays) + 1) / (n - len(arrays))))
         elif test == "dunn":
             out += dunn(names, arrays, adjust)
         elif test == "shapiro":
             for name, values in zip(names, arrays):
                 result = stats.shapiro(values)
-                out += [
-                    (f"shapiro|{name}", "statistic", float(result.statistic)),
-                    (f"shapiro|{name}", "p", float(result.pvalue)),
-                ]
+                pair = (float(result.statistic), float(result.pvalue))
+                out += [(f"shapiro|{name}", stat, value) for stat, value in zip(TEST_STATS["shapiro"], pair)]
         elif test in ("kruskal", "levene"):
             result = stats.kruskal(*arrays) if test == "kruskal" else stats.levene(*arrays)
-            out += [(test, "statistic", float(result.statistic)), (test, "p", float(result.pvalue))]
+            pair = (float(result.statistic), float(result.pvalue))
+            out += [(test, stat, value) for stat, value in zip(TEST_STATS[test], pair)]
         elif test == "tukey":
             for i, j, p, radius in tukey_hsd_pairs(arrays, pairs):
                 a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
                 difference = arrays[a].mean() - arrays[b].mean()
-                out += [
-                    (f"{names[i]} vs {names[j]}", "diff", float(difference)),
-                    (f"{names[i]} vs {names[j]}", "p", p),
-                    (f"{names[i]} vs {names[j]}", "ci_low", float(difference - radius)),
-                    (f"{names[i]} vs {names[j]}", "ci_high", float(difference + radius)),
-                ]
+                values = (float(difference), p, float(difference - radius), float(difference + radius))
+                out += [(f"{names[i]} vs {names[j]}", stat, value) for stat, value in zip(TEST_STATS["tukey"], values)]
         else:
             raise HumevalError(f"unknown test {test!r}; known: {list(K_SAMPLE_TESTS)}")
     return out
@@ -413,7 +411,7 @@ def wanted_pairs(names: list[str], table: str, row: str, column: str, keys: dict
         (i, j)
         for i in range(len(names))
         for j in range(i + 1, len(names))
-        for stat in ("diff", "p", "ci_low", "ci_high")
+        for stat in TEST_STATS["tukey"]
         if (
             table,
             *(render(t, {**keys, "test": f"{names[i]} vs {names[j]}", "stat": stat}, labels) for t in (row, column)),
