@@ -14,7 +14,7 @@ from humeval.errors import HumevalError
 from humeval.rounding import parse_published
 from humeval.studyfile import note_of
 
-__all__ = ["published_frame", "published_numbers"]
+__all__ = ["published_blocks", "published_frame", "published_numbers"]
 
 PUBLISHED_COLUMNS = [
     "table",

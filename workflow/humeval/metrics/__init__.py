@@ -124,6 +124,9 @@ class StudyData:
                 raise HumevalError(f"no frame {frame!r}: kept, tidy or a derived frame ({sorted(specs)})")
             spec = specs[frame]
             source = self.rows(spec.get("from", "kept"), spec.get("variant"), spec.get("where"))
+            lacking = [c for c in [*spec["by"], spec.get("of", "value")] if c not in source.columns]
+            if lacking:
+                raise HumevalError(f"derived frame {frame!r}: the judgements lack the column(s) {lacking} it groups by")
             self._derived[frame] = derive(source, by=spec["by"], reduce=spec["reduce"], of=spec.get("of", "value"))
         return self._derived[frame]
 
@@ -178,6 +181,10 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
     >>> frame = pd.DataFrame({"n": [19, 20], "s": ["a", "b"]})
     >>> len(filter_where(frame, {"n": "19.0"}, frame)), len(filter_where(frame, {"s": ["a", "b"]}, frame))
     (1, 2)
+    >>> none = pd.DataFrame({"participant": [], "side": []}, dtype=object)  # every judgement excluded: no pseudonyms
+    >>> filter_where(none, {"side": "R1"}, none)
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: where side: ['R1'] matches no judgement (values are compared by type)
     """
     for column, wanted in (where or {}).items():
         if column not in rows.columns:
@@ -195,7 +202,8 @@ def filter_where(rows: pd.DataFrame, where: dict | None, reference: pd.DataFrame
             check_spelling(column, wanted, present)
         absent = [w for w, t in zip(wanted, targets) if not present.isin([t]).any()]
         if absent and column in reference:
-            if column != "participant" and present.isin(set(reference["participant"].astype(str))).all():
+            pseudonyms = set(reference["participant"].astype(str))
+            if column != "participant" and len(present) and present.isin(pseudonyms).all():
                 raise HumevalError(
                     f"where {column}: {absent} matches no judgement: the column holds rater pseudonyms (it is built "
                     "from the participant column); select raters by number: where: {rater_number: [1, 2, ...]}"
@@ -302,6 +310,13 @@ def metrics_study(data: StudyData) -> pd.DataFrame:
             frames.append(function("metric", name)(data, **params))
         except HumevalError as exc:  # the entry it comes from, whatever the metric knew of its config
             raise HumevalError(f"key metrics.{k} ({name}): {exc}") from None
+        except KeyError as exc:  # a column a metric reads by its design (santhanam's condition), absent here
+            if not (isinstance(exc.args[0], str) and exc.args[0] not in columns):
+                raise
+            raise HumevalError(
+                f"key metrics.{k} ({name}): the metric reads the column {exc.args[0]!r}, which the judgements lack "
+                f"({len(columns)} columns: {', '.join(map(str, columns[:12]))}{', ...' if len(columns) > 12 else ''})"
+            ) from None
     out = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=VALUE_COLUMNS)
     duplicated = out.duplicated(["table", "row", "column"])
     if duplicated.any():

@@ -69,6 +69,9 @@ def krippendorff_alpha(
     >>> frame = pd.DataFrame({"participant": ["a", "b", "a", "b"], "item": [1, 1, 2, 2], "value": [1, 1, 2, 2]})
     >>> krippendorff_alpha(frame, ["item"], "nominal")
     1.0
+    >>> krippendorff_alpha(frame.assign(value=3), ["item"], "interval")
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: Krippendorff's alpha needs two or more distinct values; the judgements hold [3]
     """
     import krippendorff
 
@@ -81,6 +84,10 @@ def krippendorff_alpha(
         raise HumevalError(f"coder {first[coder]!r} judged unit {tuple(first[units])} more than once")
     unit = frame.groupby(units, sort=True, dropna=False).ngroup().to_numpy()
     counts, domain = unit_value_counts(unit, unit.max() + 1 if len(unit) else 0, frame[value])
+    if len(domain) < 2:  # the package's ValueError: alpha is 0/0 where every judgement holds one value
+        raise HumevalError(
+            f"Krippendorff's alpha needs two or more distinct values; the judgements hold {list(domain)}"
+        )
     numeric = pd.api.types.is_numeric_dtype(domain)
     domain = domain.to_numpy(dtype=float) if numeric else np.arange(len(domain), dtype=float)
     return float(krippendorff.alpha(value_counts=counts, value_domain=domain, level_of_measurement=level))

@@ -16,7 +16,7 @@ from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.vocabulary import register
 
-__all__ = ["choice_rating_numbers"]
+__all__ = ["METHOD_STATS", "choice_rating_numbers", "choice_stats"]
 
 
 #: The statistics each method writes (``{stat}``), in order.

@@ -14,6 +14,7 @@ from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render
 from humeval.vocabulary import register
 
 __all__ = [
+    "TEST_STATS",
     "k_sample_numbers",
     "k_sample_tests",
     "mann_whitney_u",
