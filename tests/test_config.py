@@ -714,8 +714,7 @@ def without_column(table_id: str, column: str):
     [
         (
             without_column("anova", "df_between"),
-            "key metrics.24.column: k_sample_tests writes 'df_between' (statistic 'df_between'), which is not a "
-            "column of table 'anova'",
+            "key metrics.24.column: k_sample_tests writes 'df_between' (statistic 'df_between'), which is not a column",
         ),
         (
             without_column("trueskill", "conservative"),
