@@ -125,3 +125,32 @@ def test_the_layout_in_docs_testing_names_every_module_of_the_package():
     package = REPO / "workflow/humeval"
     modules = sorted(p.stem for p in package.rglob("*.py") if p.stem != "__init__")
     assert [m for m in modules if not re.search(rf"\b{re.escape(m)}\b", layout)] == []
+
+
+#: Registered functions whose docstrings give their science as pingouin and scipy do (issue 57): the formula
+#: (``Notes``), the papers (``References``) and a doctested ``Examples`` worked out by hand. The rest follow.
+WITH_SCIENCE = {
+    ("metric", "effect_size"),
+    ("metric", "icc_by_group"),
+    ("metric", "k_sample_tests"),
+    ("metric", "krippendorff_alpha"),
+    ("qra", "cv_star"),
+}
+
+
+@pytest.mark.parametrize(("kind", "name"), sorted(WITH_SCIENCE), ids=[f"{k}:{n}" for k, n in sorted(WITH_SCIENCE)])
+def test_a_registered_statistic_gives_its_formula_papers_and_a_worked_example(kind, name):
+    science = vocabulary.entries(kind)[name].science
+    assert set(science) == set(vocabulary.SCIENCE), f"{name}: lacks {set(vocabulary.SCIENCE) - set(science)}"
+    assert ">>> " in science["Examples"] and "(" in science["References"]  # a doctest; a paper with its year
+    assert f"*Notes.* {' '.join(science['Notes'].split()[:6])}" in entry_docs(kind, name)  # rendered in the docs
+
+
+def test_the_science_is_written_for_more_registered_functions_than_before():
+    """A ratchet: every function of :data:`WITH_SCIENCE` has it, and no other loses it once given."""
+    have = {
+        (kind, name)
+        for kind, name in REGISTERED
+        if set(vocabulary.entries(kind)[name].science) == set(vocabulary.SCIENCE)
+    }
+    assert have >= WITH_SCIENCE and len(have) >= 5, sorted(have)

@@ -88,6 +88,10 @@ def section(title: str, intro: str, kind: str, configs: dict[str, dict]) -> str:
         entry = entries[name]
         parts.append(f"### `{name}`\n\n`{entry.target}`\n\n{entry.doc.strip()}\n\n")
         parts.append(parameter_table(entry) + "\n" + writes(entry) + "\n")
+        for heading in ("Notes", "References"):  # the formula and the papers, as the docstring gives them
+            if heading in entry.science:
+                paragraphs = [" ".join(p.split()) for p in entry.science[heading].split("\n\n")]
+                parts.append(f"*{heading}.* " + "\n\n".join(paragraphs) + "\n\n")
         parts.append(example(config_section, key, name, configs) + "\n")
     return "".join(parts)
 

@@ -39,7 +39,7 @@ import ast
 import difflib
 import importlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -61,6 +61,9 @@ PACKAGE = "humeval"
 ROOT = Path(__file__).resolve().parent
 
 #: Each kind of registered function: the config section that names it and the key naming it there.
+#: The numpydoc sections that carry a registered function's science, as pingouin and scipy write them: its formula
+#: (``Notes``), its papers (``References``) and doctested ``Examples``; the generated docs show the first two.
+SCIENCE = ("Notes", "References", "Examples")
 KINDS = {
     "loader": ("extract", "loader"),
     "metric": ("metrics", "metric"),
@@ -164,6 +167,8 @@ class Entry:
     returns: str
     documented: frozenset[str]
     renamed: dict[str, str]
+    #: Its numpydoc ``Notes`` (the formula), ``References`` (the papers) and ``Examples`` (doctested), by title.
+    science: dict[str, str] = field(default_factory=dict)
 
     @property
     def target(self) -> str:
@@ -262,7 +267,10 @@ def entry_of(kind: str, name: str, module: str, node: ast.FunctionDef, renamed: 
             )
         )
     returns = sections.get("Returns", "")
-    return Entry(kind, name, module, node.name, tuple(parameters), summary, returns, frozenset(meanings), renamed)
+    science = {title: sections[title] for title in SCIENCE if title in sections}
+    return Entry(
+        kind, name, module, node.name, tuple(parameters), summary, returns, frozenset(meanings), renamed, science
+    )
 
 
 def numpydoc_sections(doc: str) -> tuple[str, dict[str, str]]:

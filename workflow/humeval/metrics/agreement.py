@@ -145,6 +145,32 @@ def krippendorff_alpha_numbers(
     -------
     DataFrame
         One cell (table, row, column, alpha).
+
+    Notes
+    -----
+    alpha = 1 - D_o / D_e = 1 - (n - 1) sum_{c,k} o_ck delta^2_ck / sum_{c,k} n_c n_k delta^2_ck over the
+    coincidence matrix o of the pairable values (units with two or more values; n of them, n_c of value c) and
+    the level's distance delta (nominal: 0 or 1; interval: (c - k)^2; ordinal and ratio as Krippendorff defines
+    them). Computed by the ``krippendorff`` package from the units x values counts (:func:`krippendorff_alpha`);
+    every alpha of liu's and shardlow's runs is checked against the textbook definition above, computed apart
+    (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*, Annenberg School for Communication
+    Departmental Papers 43; Hayes & Krippendorff (2007), *Communication Methods and Measures* 1(1): 77-89.
+
+    Examples
+    --------
+    Two raters, three items (1, 1), (1, 2), (2, 2), nominal: o_11 = o_22 = 2, o_12 = o_21 = 1, n_1 = n_2 = 3, so
+    alpha = 1 - 5 x 2 / (3 x 3 x 2) = 4/9.
+
+    >>> j = pd.DataFrame({"side": "O", "participant": ["a", "b"] * 3, "item": [1, 1, 2, 2, 3, 3],
+    ...                   "value": [1, 1, 1, 2, 2, 2]})
+    >>> out = krippendorff_alpha_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", row="O", column="alpha",
+    ...                                  side="O", units=["item"], level="nominal")
+    >>> round(float(out["value"].iloc[0]), 4)
+    0.4444
     """
     frame = data.rows("kept", None, where)
     frame = frame[frame["side"] == side]

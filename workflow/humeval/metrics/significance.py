@@ -467,6 +467,37 @@ def k_sample_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one per group, test (pair) and statistic.
+
+    Notes
+    -----
+    With k groups of sizes n_i, means m_i and N values: the one-way ANOVA's F = (SS_b / (k - 1)) / (SS_w / (N -
+    k)), SS_b = sum n_i (m_i - m)^2, SS_w = sum sum (x - m_i)^2, and eta squared = SS_b / (SS_b + SS_w);
+    Kruskal-Wallis H = 12 / (N (N + 1)) sum R_i^2 / n_i - 3 (N + 1) over the mid-ranks, divided by the tie
+    correction, and eta squared H = (H - k + 1) / (N - k); Levene's W is the ANOVA F of |x - median_i| (the
+    Brown-Forsythe centring, scipy's default); Tukey-Kramer's q = |m_i - m_j| / sqrt(MSE / 2 (1 / n_i + 1 /
+    n_j)) against the studentized range of k groups and N - k degrees of freedom (:func:`tukey_hsd_pairs`);
+    Dunn's z in :func:`dunn`. F, H, W, Shapiro-Wilk's W and their p-values are scipy's (``f_oneway``,
+    ``kruskal``, ``levene``, ``shapiro``). Dunn's z and p and Shapiro-Wilk are checked against R
+    (``tests/test_e2e_r_crosscheck.py``), Tukey's p and interval against scipy's ``tukey_hsd`` to the bit
+    (``tests/test_significance_tukey.py``), and the ANOVA and Tukey cells of puduppully and arvan against the
+    authors' statsmodels printouts (their audits).
+
+    References
+    ----------
+    Fisher (1925), *Statistical Methods for Research Workers*; Kruskal & Wallis (1952), *JASA* 47(260): 583-621;
+    Brown & Forsythe (1974), *JASA* 69(346): 364-367; Tukey (1949), *Biometrics* 5(2): 99-114; Kramer (1956),
+    *Biometrics* 12(3): 307-310; Dunn (1964), *Technometrics* 6(3): 241-252; Shapiro & Wilk (1965),
+    *Biometrika* 52(3/4): 591-611; Tomczak & Tomczak (2014), *Trends in Sport Sciences* 21(1): 19-25.
+
+    Examples
+    --------
+    Three systems rated 1-3, 2-4 and 6-8: means 2, 3 and 7 around 4, so SS_b = 3 (4 + 1 + 9) = 42, SS_w = 6 and
+    F = (42 / 2) / (6 / 6) = 21 on 2 and 6 degrees of freedom.
+
+    >>> j = pd.DataFrame({"system": list("aaabbbccc"), "value": [1, 2, 3, 2, 3, 4, 6, 7, 8]})
+    >>> out = k_sample_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", tests=["anova", "anova_table"])
+    >>> out.set_index("column")["value"].round(4).to_dict()
+    {'statistic': 21.0, 'df_between': 2.0, 'df_within': 6.0, 'p': 0.002, 'ss_between': 42.0, 'ss_within': 6.0, 'ms_between': 21.0, 'ms_within': 1.0, 'eta_squared': 0.875}
     """
     rows = data.rows(frame, variant, where)
     out = []

@@ -100,8 +100,8 @@ def icc_by_group_numbers(
     frame: Frame = "kept",
     variant: str | None = None,
 ) -> pd.DataFrame:
-    """ICC(C,k) and ICC(A,k) (pingouin ``intraclass_corr``: targets = items, raters = participants; McGraw &
-    Wong 1996) with their p-values within each group of ``by``. Every rater must rate every item of a group.
+    """ICC(C,k) and ICC(A,k) (:func:`icc`, equal to pingouin's ``intraclass_corr``: targets = items, raters =
+    participants; McGraw & Wong 1996) with their p-values within each group of ``by``. Every rater must rate every item of a group.
 
     Parameters
     ----------
@@ -112,6 +112,33 @@ def icc_by_group_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): per group, the two ICCs and their p-values.
+
+    Notes
+    -----
+    From the two-way ANOVA of the items x raters matrix (n items, k raters; :func:`mean_squares`): ICC(C,k) =
+    (MSR - MSE) / MSR and ICC(A,k) = (MSR - MSE) / (MSR + (MSC - MSE) / n), McGraw & Wong's average-measures
+    consistency and absolute-agreement forms (Shrout & Fleiss' ICC(3,k) and ICC(2,k)). ICC(C,k)'s p is the F
+    test F = MSR / MSE on n - 1 and (n - 1)(k - 1) degrees of freedom; ICC(A,k)'s the same F on Satterthwaite's
+    denominator degrees of freedom, as R's ``irr::icc`` reports it (:func:`icc_p_values`). The coefficients and
+    p-values equal pingouin's ``intraclass_corr`` to 1e-10 (``tests/test_icc_mean_squares.py``); santhanam's
+    ICCs and ICC(C,k) p-values equal R's ``psych::ICC`` (ICC3k, ICC2k) to 1e-9 (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    McGraw & Wong (1996), *Psychological Methods* 1(1): 30-46, Table 4; Shrout & Fleiss (1979), *Psychological
+    Bulletin* 86(2): 420-428.
+
+    Examples
+    --------
+    Three items rated by two raters, (1, 2), (3, 3), (5, 6): MSR = 8.1667, MSC = 0.6667, MSE = 0.1667, so ICC(C,k)
+    = 8 / 8.1667 = 0.9796 and ICC(A,k) = 8 / (8.1667 + 0.5 / 3) = 0.96; F = 49 on (2, 2) df has p = 1 / 50.
+
+    >>> j = pd.DataFrame({"side": "O", "item": [1, 1, 2, 2, 3, 3], "participant": ["a", "b"] * 3,
+    ...                   "value": [1, 2, 3, 3, 5, 6]})
+    >>> out = icc_by_group_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", by=["side"], row="{side}",
+    ...                            column="{icc}")
+    >>> out.set_index("column")["value"].round(4).to_dict()
+    {'ICC-C': 0.9796, 'ICC-C|p': 0.02, 'ICC-A': 0.96, 'ICC-A|p': 0.0192}
     """
     rows = data.rows(frame, variant, where)
     out = []
