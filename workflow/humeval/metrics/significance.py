@@ -181,6 +181,37 @@ def significance_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): per group and pair, each test's statistic, p (and df, corrected p).
+
+    Notes
+    -----
+    Student's t = (m_a - m_b) / (s_p sqrt(1 / n_a + 1 / n_b)) on n_a + n_b - 2 df, s_p the pooled SD; Welch's t
+    divides by sqrt(s_a^2 / n_a + s_b^2 / n_b) on Welch-Satterthwaite df; Mann-Whitney's U with scipy's default
+    p (exact for small samples without ties, else normal with continuity correction), its rank-biserial
+    correlation 2U / (n_a n_b) - 1 and r = |Z| / sqrt(N) (:func:`mann_whitney_u`); Wilcoxon's signed-rank W on
+    the per-unit means both sets
+    share; TOST the larger p of two one-sided Student t tests against -margin and +margin (pingouin). The
+    tests are scipy's (``ttest_ind``, ``mannwhitneyu``, ``wilcoxon``, ``chi2_contingency``), the corrections
+    pingouin's ``multicomp``. r equals rstatix's ``wilcox_effsize`` (``tests/test_e2e_r_crosscheck.py``); TOST's
+    p equals the larger of scipy's two shifted one-sided t tests to 1e-12 (its unit test).
+
+    References
+    ----------
+    Student (1908), *Biometrika* 6(1): 1-25; Welch (1947), *Biometrika* 34(1/2): 28-35; Mann & Whitney (1947),
+    *Annals of Mathematical Statistics* 18(1): 50-60; Wilcoxon (1945), *Biometrics Bulletin* 1(6): 80-83; Kerby
+    (2014), *Comprehensive Psychology* 3: 11.IT.3.1 (rank-biserial); Schuirmann (1987), *Journal of
+    Pharmacokinetics and Biopharmaceutics* 15(6): 657-680 (TOST); Holm (1979), *Scandinavian Journal of
+    Statistics* 6(2): 65-70.
+
+    Examples
+    --------
+    a rated 1, 2, 3 and b 2, 3, 4: s_p = 1, so t = -1 / sqrt(2 / 3) = -1.2247 on 4 df (two-sided p 0.2879).
+
+    >>> j = pd.DataFrame({"system": list("aaabbb"), "value": [1, 2, 3, 2, 3, 4]})
+    >>> out = significance_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", compare="system", pairs=[["a", "b"]],
+    ...                            tests=[{"test": "student_t", "columns": {"statistic": "t", "df": "df", "p": "p"}}],
+    ...                            row="{a}-{b}")
+    >>> out.set_index("column")["value"].round(4).to_dict()
+    {'t': -1.2247, 'df': 4.0, 'p': 0.2879}
     """
     rows = data.rows(frame, variant, where)
     out, p_cells = [], {}
