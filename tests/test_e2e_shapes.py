@@ -224,6 +224,22 @@ def test_every_common_shape_builds_from_config_alone(tmp_path):
     assert ranks["judgement_id"].nunique() == 2  # a ranking is one judgement
 
 
+def one_study_project(tmp_path, name: str, filename: str, data: bytes, config: dict):
+    """A copy of the project with the one synthetic study ``config`` enabled and its export in a mirror: (workdir,
+    the study file, the mirror)."""
+    mirror = tmp_path / "mirror"
+    target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    workdir = copy_project(tmp_path / "project", [])
+    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
+    main["studies"] = [name]
+    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
+    path = workdir / "config/studies" / f"{name}.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return workdir, path, mirror
+
+
 def test_a_where_number_against_items_spelt_010_is_one_line_and_the_quoted_text_selects(tmp_path):
     """``where: {item: 010}`` is the number ten in YAML 1.2 (a leading zero is no octal there); the export's items
     are the texts '010' and '10'. Through Snakemake: the metrics job stops in one line saying to quote it (it
@@ -247,16 +263,7 @@ def test_a_where_number_against_items_spelt_010_is_one_line_and_the_quoted_text_
         [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
         {"means": {"A": {"mean": "3.00"}}},
     )
-    mirror = tmp_path / "mirror"
-    target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    workdir = copy_project(tmp_path / "project", [])
-    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
-    main["studies"] = [name]
-    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
-    path = workdir / "config/studies" / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir, path, mirror = one_study_project(tmp_path, name, filename, data, config)
     quoted = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
     assert quoted.returncode == 0, quoted.stderr[-3000:]
     audit = pd.read_csv(workdir / "results" / name / "numbers.csv")
@@ -293,16 +300,7 @@ def test_a_bare_reference_to_a_repeated_header_is_one_line_at_dry_run_and_its_pa
         [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
         {"means": {"A": {"mean": "4.00"}}},
     )
-    mirror = tmp_path / "mirror"
-    target = mirror / "github" / (BASE + filename).split("raw.githubusercontent.com/")[1]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    workdir = copy_project(tmp_path / "project", [])
-    main = yaml.safe_load((workdir / "config/config.yaml").read_text())
-    main["studies"] = [name]
-    (workdir / "config/config.yaml").write_text(yaml.safe_dump(main, sort_keys=False))
-    path = workdir / "config/studies" / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    workdir, path, mirror = one_study_project(tmp_path, name, filename, data, config)
     planned = run_snakemake(workdir, "-n", "--config", f"raw_mirror={mirror}")
     assert planned.returncode != 0
     assert (
@@ -317,3 +315,33 @@ def test_a_bare_reference_to_a_repeated_header_is_one_line_at_dry_run_and_its_pa
     assert result.returncode == 0, result.stderr[-3000:]
     audit = pd.read_csv(workdir / "results" / name / "numbers.csv")
     assert audit.loc[0, "value"] == pytest.approx(4.0) and audit.loc[0, "status"] == "match"
+
+
+def test_a_location_column_carried_from_an_export_stops_extraction_in_one_line(tmp_path):
+    """Issue 54: a Qualtrics-style ``LocationLatitude`` carried under another name is refused by its export header
+    (personal data no scrubber makes anonymous), in one line naming the column, with no tidy table written."""
+    data = csv(
+        [
+            {"rater": r, "item": "i1", "system": "A", "criterion": "fluency", "score": v, "LocationLatitude": g}
+            for r, v, g in [("r1", 4, "51.5072"), ("r2", 2, "48.8566")]
+        ]
+    )
+    name, filename = "shape-location", "located.csv"
+    _, _, _, config = study(
+        name,
+        filename,
+        data,
+        {**LONG_PARAMS, "carry": {"place": "LocationLatitude"}},
+        ["A"],
+        [describe("means")],
+        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
+        {"means": {"A": {"mean": "3.00"}}},
+    )
+    workdir, _, mirror = one_study_project(tmp_path, name, filename, data, config)
+    result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert result.returncode != 0
+    assert "carried column 'place' holds a location by its header (['place', 'LocationLatitude'])" in result.stderr
+    assert "51.5072" not in result.stdout + result.stderr and "Traceback" not in result.stderr
+    assert not (workdir / "results" / name / "tidy").exists() or not any(
+        (workdir / "results" / name / "tidy").iterdir()
+    )

@@ -3,6 +3,7 @@ an export gives them (one test per route), ids are text, an empty id is one line
 datasheet's contact fields are never read."""
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -209,6 +210,45 @@ def test_personal_data_of_any_kind_is_refused_or_scrubbed_by_what_a_carried_colu
     assert judgements["comment"].tolist() == ["reach me at [removed] or [removed], see [removed]", "token [removed] ok"]
     text = everything(judgements)
     assert not any(s in text for s in ("example.org", "7946", "id=77", "AB12CD34", "203.0.113", "2001:db8"))
+
+
+def test_a_location_or_contact_column_is_refused_by_its_header_and_an_international_phone_by_its_value(tmp_path):
+    """Issue 54: a Qualtrics export's LocationLatitude, a bare-digit phone column and a ``+44 ...`` number were
+    carried as labels. A header naming a location is refused even declared free text (no scrubber makes a place
+    anonymous); contact details by header only declared free text, scrubbed; an international phone number in a
+    label column is refused by its value."""
+    rows = [
+        {
+            "PROLIFIC_PID": PID[0],
+            "item": "i1",
+            "system": "A",
+            "score": 1,
+            "LocationLatitude": "51.5072",
+            "Phone": "02079460958",
+            "tel2": "+44 20 7946 0958",
+        },
+        {
+            "PROLIFIC_PID": PID[1],
+            "item": "i1",
+            "system": "A",
+            "score": 2,
+            "LocationLatitude": "48.8566",
+            "Phone": "0612345678",
+            "tel2": "+33 6 12 34 56 78",
+        },
+    ]
+    cases = [
+        ({"carry": {"where": "LocationLatitude"}}, "carried column 'where' holds a location by its header"),
+        ({"carry": {"lat": "LocationLatitude"}, "carry_as": {"lat": "text"}}, "holds a location by its header"),
+        ({"carry": {"phone": "Phone"}}, "carried column 'phone' holds contact details by its header"),
+        ({"carry": {"reach": "tel2"}}, "carried column 'reach' holds a phone number: declare it carry_as"),
+    ]
+    for params, message in cases:
+        with pytest.raises(HumevalError, match=re.escape(message)):
+            extract(tmp_path, rows, {**BASE, **params})
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"phone": "Phone"}, "carry_as": {"phone": "text"}})
+    assert judgements["phone"].tolist() == ["[removed]", "[removed]"]
+    assert not any(s in everything(judgements) for s in ("7946", "612345678", "51.5072"))
 
 
 def test_an_error_raised_before_any_pseudonym_exists_quotes_no_raw_id(tmp_path):

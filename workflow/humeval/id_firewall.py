@@ -12,7 +12,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.tidy import INVISIBLE, JUDGEMENT_COLUMNS
 
-__all__ = ["personal_data_firewall", "readable", "scrub_ids", "scrub_message"]
+__all__ = ["personal_data_firewall", "personal_header", "readable", "scrub_ids", "scrub_message"]
 
 
 #: The shortest raw id that :func:`scrub_ids` looks for in text. Platform ids are long (the six studies': 7 to 36
@@ -39,6 +39,16 @@ PERSONAL_DATA = {
 ID_DIGITS = 12
 #: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
 ADDRESSES = ("e-mail address", "IP address")
+#: A whole value that is a phone number in international form (``+44 20 7946 0958``): a label column holding one
+#: is refused like an address; bare digits are not (item and unit ids are often 9-10 digits), their header says.
+INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
+#: Headers (the carried column's name or the export columns it copies) that say what a column holds, whatever its
+#: values look like: a location no scrubber can make anonymous (Qualtrics' LocationLatitude/LocationLongitude, a
+#: city, a postcode) is never carried; contact details only declared as free text, scrubbed.
+PERSONAL_HEADERS = {
+    "a location": r"latitude|longitude|^(lat|lon|lng|geo|gps|location|city|town|postcode|post_code|zip|zipcode|zip_code|address)$|location_?(lat|lon)",
+    "contact details": r"phone|mobile|telephone|^tel$|e-?mail|ip_?address|recipient",
+}
 
 
 def readable(text: str) -> str:
@@ -55,11 +65,32 @@ def readable(text: str) -> str:
     return unicodedata.normalize("NFKC", text).translate(INVISIBLE)
 
 
-def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source: str) -> pd.DataFrame:
+def personal_header(names: list[str]) -> str | None:
+    """What :data:`PERSONAL_HEADERS` says a column named ``names`` (its carried name and the export columns it
+    copies) holds, or None.
+
+    >>> personal_header(["where", "LocationLatitude"]), personal_header(["contact", "Phone number"])
+    ('a location', 'contact details')
+    >>> personal_header(["section", "story_name", "section_id"]) is None
+    True
+    """
+    from humeval.patterns import config_pattern
+
+    for what, pattern in PERSONAL_HEADERS.items():
+        if any(config_pattern(pattern, ignore_case=True).search(str(name).strip()) for name in names):
+            return what
+    return None
+
+
+def personal_data_firewall(
+    frame: pd.DataFrame, declared: dict[str, str], source: str, headers: dict[str, list[str]] | None = None
+) -> pd.DataFrame:
     """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
     column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
-    column not declared so that holds an e-mail or IP address is refused in one line naming it; a column declared
-    ``number`` must hold numbers. Each distinct value is looked at once.
+    column not declared so that holds an e-mail or IP address or an international phone number is refused in one
+    line naming it; a column declared ``number`` must hold numbers. Whatever it holds, a column whose name or
+    export columns (``headers``: carried name -> the export's headers) name a location is refused, and contact
+    details unless declared ``text`` (:func:`personal_header`). Each distinct value is looked at once.
 
     >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 203.0.113.7", "fine"]})
     >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
@@ -75,6 +106,14 @@ def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source
         if column in JUDGEMENT_COLUMNS or column == "rater_number" or pd.api.types.is_numeric_dtype(frame[column]):
             continue
         kind = declared.get(column, "label")
+        what = personal_header([column, *(headers or {}).get(column, [])])
+        if what == "a location" or (what and kind != "text"):
+            advice = "do not carry it" if what == "a location" else f"declare it carry_as: {{{column}: text}}"
+            raise HumevalError(
+                f"carried column {column!r} holds {what} by its header ({[column, *(headers or {}).get(column, [])]}): "
+                f"personal data; {advice}",
+                file=source,
+            )
         codes, distinct = pd.factorize(frame[column], use_na_sentinel=True)
         text = [readable(str(v)) for v in distinct]  # free text leaves extraction as the scrubbers read it
         if kind == "number":
@@ -90,6 +129,13 @@ def personal_data_firewall(frame: pd.DataFrame, declared: dict[str, str], source
             values[codes == -1] = None
             changed[column] = pd.Series(values, index=frame.index, dtype=object)
             continue
+        phone = config_pattern(INTERNATIONAL_PHONE)
+        if any(phone.search(v) for v in text):
+            raise HumevalError(
+                f"carried column {column!r} holds a phone number: declare it carry_as: {{{column}: text}} to carry it "
+                "with personal data removed, or do not carry it",
+                file=source,
+            )
         joined = "\0".join(text)  # one linear search per pattern over the column's distinct values
         for name in ADDRESSES:
             if config_pattern(PERSONAL_DATA[name], ignore_case=True).search(joined):

@@ -197,7 +197,10 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms
         # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
         declared = (entry.get("params") or {}).get("carry_as") or {}
-        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())))
+        carried = {
+            k: v if isinstance(v, list) else [v] for k, v in ((entry.get("params") or {}).get("carry") or {}).items()
+        }
+        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())), carried)
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)
