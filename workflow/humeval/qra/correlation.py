@@ -127,6 +127,32 @@ def correlation_entry(
     cells, summary : list of tuple
         Cells of r, p (the scipy p) and p_exact (the permutation p); one summary row per method with the
         inputs and the recipe.
+
+    Notes
+    -----
+    Pearson's r = sum (x - mx)(y - my) / sqrt(sum (x - mx)^2 sum (y - my)^2); Spearman's rho is r of the ranks
+    (mid-ranks for ties). ``p`` is scipy's (``pearsonr``, ``spearmanr``: the t approximation with n - 2 df), which
+    misleads at the four to eight measurands a QRA correlates; ``p_exact`` is the two-sided permutation p, the
+    share of the n! re-pairings of x with y whose |r| reaches the observed (scipy's ``permutation_test``), exact
+    up to ``exact_limit`` points and seeded Monte Carlo above. The exact p of four points is checked by hand
+    (``tests/test_qra.py``), and the QRA correlations the papers print in each study's audit.
+
+    References
+    ----------
+    Belz, Popovic & Mille (2022), *ACL 2022*: 16-28 (Type II); Spearman (1904), *American Journal of
+    Psychology* 15(1): 72-101; Pitman (1937), *Supplement to JRSS* 4(2): 225-232 (the permutation test).
+
+    Examples
+    --------
+    Four measurands 1, 2, 3, 4 against 1, 2, 4, 3: one adjacent swap, so rho = 1 - 6 x 2 / (4 x 15) = 0.8; of the
+    24 re-pairings, the identity and three adjacent swaps reach 0.8 and their mirror images -0.8: p_exact = 8/24.
+
+    >>> v = pd.DataFrame({"table": "t", "row": list("abcd") * 2, "column": ["O"] * 4 + ["R1"] * 4,
+    ...                   "value": [1.0, 2, 3, 4, 1, 2, 4, 3]})
+    >>> cells, _ = correlation_entry(v, v.iloc[:0], table="q", measurand_table="t", rows=list("abcd"),
+    ...                              x={"column": "O"}, y={"column": "R1"}, methods=["spearman"])
+    >>> [(column, round(value, 4)) for _, _, column, value in cells]
+    [('r', 0.8), ('p', 0.2), ('p_exact', 0.3333)]
     """
     how = f"x = {recipe(x)}, y = {recipe(y)}; n = {len(rows)}"
     x = qra_inputs(values, published, measurand_table, rows, x)
