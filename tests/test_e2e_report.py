@@ -331,11 +331,13 @@ def test_each_studys_verdict_card_says_what_held_what_each_reproduction_could_se
                             f" [{float(f['power_low']):.2f}, {float(f['power_high']):.2f}]" if f["power_low"] else ""
                         )
                         text = f"{float(f['power']):.2f}{interval} at the {f['power_basis']} effect"
-                        if f.get("valid_power") and f.get("paper_null_rate"):  # a valid analysis beside (issue 53)
-                            text += (
-                                f"; a valid analysis {float(f['valid_power']):.2f} (the paper's test holds at zero "
-                                f"effect in {100 * float(f['paper_null_rate']):.1f}%, nominal 2.5%)"
-                            )
+                        if f["power_analysis"] == "valid":  # a valid analysis, the paper's test beside (issue 53)
+                            paper = f"{float(f['paper_power']):.2f}"
+                            if f["paper_power_low"]:
+                                paper += f" [{float(f['paper_power_low']):.2f}, {float(f['paper_power_high']):.2f}]"
+                            if f["paper_null_rate"]:
+                                paper += f", holding at zero effect in {100 * float(f['paper_null_rate']):.1f}%"
+                            text += f", a valid analysis (the paper's test: {paper}, nominal 2.5%)"
                     else:
                         text = f["power_note"][0].upper() + f["power_note"][1:]
                     said.setdefault(text, []).append(f["finding"])

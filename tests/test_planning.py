@@ -214,6 +214,34 @@ def test_the_smallest_sufficient_design_is_the_fewest_judgements_reaching_80_per
     assert (best["evaluators"], best["items"], best["power"]) == (4, 5, 0.82)
 
 
+def test_the_smallest_sufficient_design_is_judged_by_the_valid_analysis_where_the_model_plans_it():
+    """Issue 53: the paper's test reaches 80% at 4 x 10 (0.81), an analysis valid under the crossed model only at
+    8 x 10 (0.83): the summary recommends 8 x 10, names the analysis, keeps the paper's 0.95 beside it and drops
+    the simulation interval, which was the paper's test's. A bootstrap-only finding keeps the paper's test."""
+    power = pd.DataFrame(
+        {
+            "finding": ["F1"] * 3 + ["F2"],
+            "design": "planned",
+            "evaluators": [2, 4, 8, 4],
+            "items": 10,
+            "power": [0.5, 0.81, 0.95, 0.9],
+            "valid_power": [0.2, 0.6, 0.83, float("nan")],
+            "ci_low": 0.4,
+            "ci_high": 1.0,
+            "note": "",
+        }
+    )
+    rows = smallest_sufficient(power).set_index("finding")
+    assert (rows.loc["F1", "evaluators"], rows.loc["F1", "power"], rows.loc["F1", "analysis"]) == (8, 0.83, "valid")
+    assert rows.loc["F1", "paper_power"] == 0.95 and pd.isna(rows.loc["F1", "ci_low"])
+    assert (rows.loc["F2", "evaluators"], rows.loc["F2", "power"], rows.loc["F2", "analysis"]) == (
+        4,
+        0.9,
+        "paper's test",
+    )
+    assert rows.loc["F2", "ci_low"] == 0.4 and pd.isna(rows.loc["F2", "paper_power"])
+
+
 def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
     """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see the design's
     distinct raters: the bootstrap keeps each of the pilot's people once, with their metadata, and resamples only

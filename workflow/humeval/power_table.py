@@ -79,19 +79,33 @@ def headline(power: pd.DataFrame) -> pd.DataFrame:
 
 
 def what_power(row: pd.Series) -> dict:
-    """What a power of :func:`smallest_sufficient` is: its ``method`` (model or bootstrap), effect ``basis`` and
-    ``quantity`` (power, or the probability of the same direction for an untested finding), and where the model
-    plans it the power of a valid analysis beside it (``valid_power``): a bare 1.000 says none of these."""
+    """What a power of :func:`smallest_sufficient` is: its ``analysis`` (``valid`` where the crossed model plans
+    the finding, else ``paper's test``), ``method`` (model or bootstrap), effect ``basis`` and ``quantity``
+    (power, or the probability of the same direction for an untested finding), and the paper's test's power
+    beside a valid one (``paper_power``, from :func:`smallest_sufficient`'s ``paper``): a bare 1.000 says none of
+    these."""
+    valid = pd.notna(row.get("valid_power", float("nan")))
     return {key: row.get(key, "") for key in ("method", "basis", "quantity")} | {
-        "valid_power": row.get("valid_power", float("nan"))
+        "analysis": "valid" if valid else "paper's test",
+        "paper_power": row.get("paper", float("nan")) if valid else float("nan"),
     }
 
 
 def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
-    """Per finding, the smallest planned design (fewest judgements expected: evaluators x items) whose power
-    reaches :data:`TARGET`, or a note that none of the grid does."""
+    """Per finding, the smallest planned design (fewest judgements expected: evaluators x items) whose headline
+    power reaches :data:`TARGET`, or a note that none of the grid does. The headline is the power of an analysis
+    valid under the crossed model where the model plans the finding (``valid_power``; issue 53: the paper's test
+    promises more than such a design delivers), else the paper's test's simulated power with its interval."""
     out = []
     planned = headline(power[power["design"] == "planned"])
+    if "valid_power" in planned:  # the valid analysis is analytic: no simulation interval
+        valid = planned["valid_power"].notna()
+        planned = planned.assign(
+            paper=planned["power"],
+            power=planned["valid_power"].where(valid, planned["power"]),
+            ci_low=planned["ci_low"].where(~valid),
+            ci_high=planned["ci_high"].where(~valid),
+        )
     for finding, part in planned.groupby("finding", sort=False):
         part = part.dropna(subset=["power"])
         enough = part[part["power"] >= TARGET].assign(size=lambda f: f["evaluators"] * f["items"])
@@ -122,6 +136,6 @@ def smallest_sufficient(power: pd.DataFrame) -> pd.DataFrame:
                     "note": "",
                 }
             )
-    columns = ["finding", "evaluators", "items", "method", "basis", "quantity", "power", "ci_low", "ci_high"]
-    frame = pd.DataFrame(out, columns=[*columns, "valid_power", "note"])
+    columns = ["finding", "evaluators", "items", "analysis", "method", "basis", "quantity", "power", "ci_low"]
+    frame = pd.DataFrame(out, columns=[*columns, "ci_high", "paper_power", "note"])
     return frame.astype({"evaluators": "Int64", "items": "Int64"})

@@ -113,7 +113,9 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
     experiment); its effect with the 95% interval its own test gives, and for a reproduction the p of the
     difference from the original's (:func:`humeval.findings.consistency`). For a reproduction, the power a
     study of its size had to recover the finding (``planning/power.csv``, its headline basis: safeguard where the
-    model plans it) with its 95% interval; none where the
+    model plans it): where the crossed model plans it, the power of an analysis valid under that model
+    (``power_analysis`` valid; Westfall, Kenny & Judd 2014), with the paper's test's power, its 95% interval and its
+    rate at zero effect beside (``paper_*``); else the paper's test's power with its interval; none where the
     resampled experiment is that reproduction itself: such "observed power" follows from the reproduction's own
     result and says nothing beyond it (Hoenig & Heisey 2001, The American Statistician 55(1))."""
     from humeval.findings import consistency, evaluate, finding_cells, finding_sides, findings
@@ -150,8 +152,8 @@ def findings_summary(audits: dict[str, pd.DataFrame], studies: dict, powers: dic
                     record["power_note"] = f"{experiment} does not measure this finding's cells"
                 rows.append(record)
     columns = ["study", "finding", "text", "experiment", "holds", "effect", "effect_low", "effect_high"]
-    columns += ["difference_p", "power", "power_basis", "power_low", "power_high", "power_note"]
-    columns += ["valid_power", "paper_null_rate"]
+    columns += ["difference_p", "power", "power_basis", "power_analysis", "power_low", "power_high", "power_note"]
+    columns += ["paper_power", "paper_power_low", "paper_power_high", "paper_null_rate"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -174,15 +176,22 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         }
     if pd.isna(record["power"]):
         return {"power_note": record["note"]}
-    basis = record.get("basis", "observed")
+    basis, valid = record.get("basis", "observed"), record.get("valid_power", float("nan"))
+    paper = {
+        "paper_power": record["power"],
+        "paper_power_low": record["ci_low"],
+        "paper_power_high": record["ci_high"],
+        "paper_null_rate": record.get("paper_null_rate", float("nan")),
+    }
+    if pd.notna(valid):  # the headline: an analysis valid under the crossed model, the paper's test beside (issue 53)
+        return {"power": valid, "power_basis": basis, "power_analysis": "valid", **paper}
     return {
         "power": record["power"],
         "power_low": record["ci_low"],
         "power_high": record["ci_high"],
         "power_basis": basis,
-        # beside the paper's test: a valid analysis's power, and the paper's test's rate at zero effect (issue 53)
-        "valid_power": record.get("valid_power", float("nan")),
-        "paper_null_rate": record.get("paper_null_rate", float("nan")),
+        "power_analysis": "paper's test",
+        **paper,
     }
 
 
@@ -204,8 +213,8 @@ def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     from humeval.power_table import smallest_sufficient
 
     frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
-    columns = ["study", "finding", "evaluators", "items", "method", "basis", "quantity", "power", "ci_low", "ci_high"]
-    columns += ["valid_power", "note"]
+    columns = ["study", "finding", "evaluators", "items", "analysis", "method", "basis", "quantity", "power", "ci_low"]
+    columns += ["ci_high", "paper_power", "note"]
     return pd.concat(frames, ignore_index=True).reindex(columns=columns) if frames else pd.DataFrame(columns=columns)
 
 

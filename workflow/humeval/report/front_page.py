@@ -209,7 +209,7 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
         header = ["study", "findings hold", "numbers match", "no data / no measure", "QRA3 CV*"]
         body = [rst_table(header, rows)]
         if misses:
-            legend = "n/a: not estimated, the study's card says why"
+            legend = "a valid analysis's power where the crossed model plans the finding; n/a: not estimated, the study's card says why"
             line = f"Not recovered, with the power a study of its size had (`summary-planning.html`_; {legend}): "
             body += [line + f"{rst_text(misses)}.", ""]
         conditions = f" Conditions differing from O's: {differing or 'none stated'}."

@@ -62,28 +62,32 @@ def size_of(power: pd.DataFrame | None, experiment: str) -> str:
 
 
 def power_cell(row) -> str:
-    """A finding's power in a reproduction with its 95% interval and basis, or the plain reason there is none."""
+    """A finding's power in a reproduction with its basis (and its 95% interval where simulated), or the plain
+    reason there is none; where it is a valid analysis's, the paper's test beside it (:func:`paper_words`)."""
     if pd.notna(row.power):
         basis = f" at the {row.power_basis} effect" if isinstance(row.power_basis, str) and row.power_basis else ""
         interval = f" [{row.power_low:.2f}, {row.power_high:.2f}]" if pd.notna(row.power_low) else ""
-        return f"{row.power:.2f}{interval}{basis}{valid_words(row)}"
+        return f"{row.power:.2f}{interval}{basis}{paper_words(row)}"
     note = row.power_note if isinstance(row.power_note, str) and row.power_note else "not estimated"
     return note[0].upper() + note[1:]
 
 
-def valid_words(row) -> str:
-    """Beside the power of the paper's test, where the crossed model plans the finding: the power of an analysis
-    valid under that model, and how often the paper's test sees the finding hold when there is no effect
-    (nominal 2.5%), so that a power the paper's test promises is not read as the design's.
+def paper_words(row) -> str:
+    """Beside the power of an analysis valid under the crossed model (the headline where the model plans the
+    finding): the power the paper's own test promises, and how often it sees the finding hold when there is no
+    effect (nominal 2.5%), so that the paper's promise is not read as the design's.
 
     >>> import types
-    >>> valid_words(types.SimpleNamespace(valid_power=0.31, paper_null_rate=0.083))
-    "; a valid analysis 0.31 (the paper's test holds at zero effect in 8.3%, nominal 2.5%)"
+    >>> paper_words(types.SimpleNamespace(power_analysis="valid", paper_power=0.995, paper_power_low=0.99,
+    ...                                   paper_power_high=0.999, paper_null_rate=0.123))
+    ", a valid analysis (the paper's test: 0.99 [0.99, 1.00], holding at zero effect in 12.3%, nominal 2.5%)"
     """
-    valid, null = getattr(row, "valid_power", float("nan")), getattr(row, "paper_null_rate", float("nan"))
-    if pd.isna(valid) or pd.isna(null):
+    if getattr(row, "power_analysis", "") != "valid":
         return ""
-    return f"; a valid analysis {valid:.2f} (the paper's test holds at zero effect in {100 * null:.1f}%, nominal 2.5%)"
+    paper, low, high = row.paper_power, row.paper_power_low, row.paper_power_high
+    interval = f" [{low:.2f}, {high:.2f}]" if pd.notna(low) else ""
+    null = f", holding at zero effect in {100 * row.paper_null_rate:.1f}%" if pd.notna(row.paper_null_rate) else ""
+    return f", a valid analysis (the paper's test: {paper:.2f}{interval}{null}, nominal 2.5%)"
 
 
 def reproductions_table(found: pd.DataFrame, experiments: list[str], power: pd.DataFrame | None) -> str:
