@@ -48,3 +48,14 @@ def test_an_audit_page_reads_mismatches_first_and_downloads_the_written_csv(tmp_
 
 def test_a_page_without_a_csv_has_no_download_link():
     assert "download" not in audit_html(audit_frame(3), "s-2020-x")
+
+
+def test_the_audit_page_names_tables_rows_and_columns_as_the_paper_does():
+    """Issue 55: the page showed keys (``table1 / PPLM / cv_star``) where the study gives the paper's words; the
+    keys stay in numbers.csv, and a table without a paper name or labels shows its keys."""
+    audit = audit_frame(2).assign(column=["cv_star", "sd"])
+    tables = [{"id": "t1", "paper": "Table 1", "labels": {"cv_star": "CV*", "r1": "PPLM"}}]
+    page = audit_html(audit, "s-2020-x", tables=tables)
+    assert "<td>Table 1 (t1)</td><td>r0</td><td>CV*</td>" in page
+    assert "<td>Table 1 (t1)</td><td>PPLM</td><td>sd</td>" in page
+    assert "<td>t1</td><td>r0</td><td>cv_star</td>" in audit_html(audit, "s-2020-x")

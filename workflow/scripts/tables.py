@@ -23,7 +23,8 @@ def main():
     conditions = write_conditions(study, raw_paths, snakemake.output.tables)
     audit = pd.concat([audit, conditions], ignore_index=True) if conditions is not None else audit
     write_csv(audit, snakemake.output.audit)
-    Path(snakemake.output.audit_html).write_text(audit_html(audit, study["name"], csv=snakemake.output.audit))
+    page = audit_html(audit, study["name"], csv=snakemake.output.audit, tables=study["tables"])
+    Path(snakemake.output.audit_html).write_text(page)
     write_tables(study, audit, snakemake.output.tables)
 
 

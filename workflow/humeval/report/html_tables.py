@@ -147,10 +147,17 @@ def status_words(cell) -> str:
     return f"{cell.status} (from printed numbers)" if printed else cell.status
 
 
-def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -> str:
+def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None, tables: list[dict] | None = None) -> str:
     """The study's ``numbers.csv`` as a page: one row per number in :data:`READING_ORDER` (mismatches first), the
-    value at the paper's precision (full precision on hover and for sorting), the status marked by colour, the
-    evidence class and the note (wrapped in a column wide enough to read)."""
+    table as the paper names it and the row and column in the paper's words where the study's ``tables`` give
+    them (:func:`humeval.report.tables.table_name`, :func:`~humeval.report.tables.table_words`; the keys stay in
+    numbers.csv), the value at the paper's precision (full precision on hover and for sorting), the status marked
+    by colour, the evidence class and the note (wrapped in a column wide enough to read)."""
+    from humeval.report.tables import table_name, table_words
+
+    specs = {t["id"]: t for t in tables or []}
+    names = {t: table_name(spec) for t, spec in specs.items()}
+    words = {t: table_words(spec) for t, spec in specs.items()}
     head = ["table", "row", "column", "value", "published", "status", "evidence", "note"]
     body = []
     rank = {s: k for k, s in enumerate(READING_ORDER)}
@@ -159,14 +166,17 @@ def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None) -
         match = EVIDENCE.match(cell.note or "") if isinstance(cell.note, str) else None
         evidence, note = (match.group(1), cell.note[match.end() :]) if match else ("", cell.note)
         bound = getattr(cell, "bound", "") if isinstance(getattr(cell, "bound", ""), str) else ""
+        said = words.get(cell.table, {})
         numbers = "".join(
             f'<td class="num" data-sort="{escape(v)}" title="{escape(v)}">'
             f"{escape(sign + format_number(v, int(cell.precision)) if pd.notna(v) else '')}</td>"
             for v, sign in ((cell.value, ""), (cell.published, f"{bound} " if bound else ""))
         )
         body.append(
-            f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(cell.table)}</td><td>{escape(cell.row)}'
-            f'</td><td>{escape(cell.column)}</td>{numbers}<td class="status">{escape(status_words(cell))}</td>'
+            f'<tr class="{cell.status}" data-status="{cell.status}"><td>{escape(names.get(cell.table, cell.table))}'
+            f"</td><td>{escape(said.get(str(cell.row), str(cell.row)))}</td><td>"
+            f"{escape(said.get(str(cell.column), str(cell.column)))}</td>{numbers}"
+            f'<td class="status">{escape(status_words(cell))}</td>'
             f'<td>{escape(evidence)}</td><td class="note">{escape(note)}</td></tr>'
         )
     counts = audit["status"].value_counts()

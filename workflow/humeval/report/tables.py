@@ -83,6 +83,26 @@ def display_precision(table: dict, row: str, column: str, precision: int) -> int
     return min(int(precision), int(declared)) if declared is not None else int(precision)
 
 
+def table_words(table: dict) -> dict[str, str]:
+    """The paper's words for a table's rows and columns (its ``labels``), by key as text: what every page shows in
+    place of a key.
+
+    >>> table_words({"id": "table1", "labels": {"cv_star": "CV*", 1: "one"}})
+    {'cv_star': 'CV*', '1': 'one'}
+    """
+    return {str(k): str(v) for k, v in (table.get("labels") or {}).items()}
+
+
+def table_name(table: dict) -> str:
+    """A table as a reader knows it: the paper's name and its id (``Table 1 (table1)``), or its id alone.
+
+    >>> table_name({"id": "table1", "paper": "Table 1"}), table_name({"id": "derived_counts"})
+    ('Table 1 (table1)', 'derived_counts')
+    """
+    paper = table.get("paper")
+    return f"{paper} ({table['id']})" if paper and paper != table["id"] else table["id"]
+
+
 def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     """The table as printed: (header, rows of (label, [(text, status), ...]), footnotes {(mark, text): [cells]}),
     values at the paper's precision and rounding, marked by status; shared by Markdown and HTML. Rows and columns
@@ -98,7 +118,7 @@ def table_cells(audit: pd.DataFrame, table: dict, rounding: str = "half_up"):
     part = audit[audit["table"] == table["id"]].set_index(["row", "column"])
     wide = wide_table(audit, table)
     compare = COMPARISONS[table["compare"]] if table.get("compare") else None
-    worded = {str(k): str(v) for k, v in table.get("labels", {}).items()}  # the paper's words for a row or column
+    worded = table_words(table)
 
     def label(key) -> str:
         return worded.get(str(key), str(key))
