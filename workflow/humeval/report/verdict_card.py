@@ -117,8 +117,10 @@ def cell_words(tables: dict, table: str, row: str, column: str) -> str:
     ...            "table2", "Stux", "likert_total")
     'Table 2: Stux / Likert, annotated'
     """
+    from humeval.report.tables import table_words
+
     spec = tables.get(table, {})
-    words = {str(k): str(v) for k, v in (spec.get("labels") or {}).items()}
+    words = table_words(spec)
     return f"{spec.get('paper') or table}: {words.get(str(row), row)} / {words.get(str(column), column)}"
 
 
