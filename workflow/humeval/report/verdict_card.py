@@ -202,10 +202,11 @@ def verdict_card_html(
         (
             '<p class="legend">Colours: green holds or reproduced, red does not hold or differs, no colour not '
             "measured. Power: the probability that a study of the reproduction's size recovers the finding, at the "
-            "safeguard effect (the lower limit of the original effect's 60% interval) unless stated, with its 95% "
-            "interval (docs/planning.md); beside it, where the crossed model plans the finding, the power of an "
-            "analysis valid under that model and how often the paper's own test sees the finding hold when there is "
-            "no effect. Evidence: reproduced, explained or hypothesis (docs/audit.md).</p>"
+            "safeguard effect (the lower limit of the original effect's 60% interval) unless stated "
+            "(docs/planning.md): where the crossed model plans the finding, that of an analysis valid under the "
+            "model, with the paper's own test beside it (its simulated power with a 95% interval, and how often it "
+            "sees the finding hold when there is no effect); elsewhere the paper's test's simulated power with its "
+            "95% interval. Evidence: reproduced, explained or hypothesis (docs/audit.md).</p>"
         ),
     ]
     return (
