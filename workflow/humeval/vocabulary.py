@@ -45,6 +45,7 @@ from pathlib import Path
 
 __all__ = [
     "KINDS",
+    "SCIENCE",
     "SHARED_PARAMETERS",
     "Entry",
     "check_entry",

@@ -26,6 +26,8 @@ __all__ = [
     "table_cells",
     "table_heading",
     "table_key",
+    "table_name",
+    "table_words",
     "wide_table",
 ]
 
