@@ -362,6 +362,32 @@ def kappa_by_group_numbers(
     -------
     DataFrame
         Cells (table, row, column, kappa): one per group.
+
+    Notes
+    -----
+    kappa = (P_o - P_e) / (1 - P_e). Fleiss: over N units with n ratings each, P_o is the mean over units of
+    (sum_j n_ij^2 - n) / (n (n - 1)) and P_e = sum_j p_j^2 with p_j the share of all ratings in category j (the
+    raters need not be the same in every unit). Cohen: two raters, P_o their share of agreeing units and P_e =
+    sum_j p_1j p_2j from each rater's own shares. Fleiss' kappa equals statsmodels' ``fleiss_kappa`` on its own
+    counting (``tests/test_agreement.py``); the ``.test`` study's Fleiss kappas (O 0.1312, R1 0.1233) are worked
+    out by hand in its study file, and Cohen's in the example below.
+
+    References
+    ----------
+    Fleiss (1971), *Psychological Bulletin* 76(5): 378-382; Cohen (1960), *Educational and Psychological
+    Measurement* 20(1): 37-46.
+
+    Examples
+    --------
+    Two raters on three items, (1, 1), (1, 2), (2, 2). Fleiss: P_o = (1 + 0 + 1) / 3, P_e = 0.5^2 + 0.5^2, kappa
+    = 1/3; Cohen: P_o = 2/3, P_e = 2/3 x 1/3 + 1/3 x 2/3 = 4/9, kappa = 0.4.
+
+    >>> j = pd.DataFrame({"side": "O", "participant": ["r1", "r2"] * 3, "item": [1, 1, 2, 2, 3, 3],
+    ...                   "value": [1, 1, 1, 2, 2, 2]})
+    >>> data = StudyData(j, j, j, j.iloc[:0])
+    >>> [round(float(kappa_by_group_numbers(data, table="t", by=["side"], row="{side}", column="k",
+    ...                                      method=m)["value"].iloc[0]), 4) for m in ("fleiss", "cohen")]
+    [0.3333, 0.4]
     """
     return one_cell_per_group(
         data, lambda part: kappa(part, list(units), method), table, by, row, column, labels, where, frame, variant
