@@ -55,6 +55,28 @@ def item_cv_star_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one per group, system and statistic.
+
+    Notes
+    -----
+    Per item, CV* = (1 + 1 / (4n)) x (s / c4(n)) / |mean| x 100 over the item's n mean scores (one per side), as
+    QRA's Type I (:func:`humeval.qra.precision.cv_star_entry`); an item whose mean over the sides is 0 has no CV* and is
+    left out. The item-level view shows whether a system's reproducibility is even across items or rests on a
+    few; the ``.test`` study's item CV* values are worked out by hand in its study file.
+
+    References
+    ----------
+    Belz, Popovic & Mille (2022), "Quantified Reproducibility Assessment of NLP Results", *ACL 2022*: 16-28, eq. 2.
+
+    Examples
+    --------
+    System A's item i1 has means 4 (O) and 3 (R1), CV* 28.49 as in QRA's example; i2 has 2 and 2, CV* 0: their
+    mean is 14.24.
+
+    >>> j = pd.DataFrame({"side": ["O", "O", "R1", "R1"], "item": ["i1", "i2"] * 2, "system": "A",
+    ...                   "value": [4.0, 2, 3, 2]})
+    >>> out = item_cv_star_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", sides=["O", "R1"], stats=["n", "mean"])
+    >>> out.set_index("column")["value"].round(2).to_dict()
+    {'n': 2.0, 'mean': 14.24}
     """
     from humeval.cv_star import cv_star_rows
 
