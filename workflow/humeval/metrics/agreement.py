@@ -472,6 +472,30 @@ def percent_agreement_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one per group and statistic.
+
+    Notes
+    -----
+    pairwise = 100 sum_u a_u / sum_u m_u (m_u - 1) / 2 over the units u rated m_u >= 2 times, a_u the unit's
+    agreeing pairs (sum over values of c (c - 1) / 2 for a value given c times); majority = 100 sum_u c_u / sum_u
+    m_u, c_u the ratings equal to the unit's most frequent value. Unlike kappa and alpha, neither corrects for
+    chance agreement. puduppully's printed Weighted Mean (the authors' ``Annotator agreement.ipynb``: a strict
+    majority of A and B answers, ``ties: none`` and ``agree_on``) matches for all three criteria, and the ``.test``
+    study's pairwise and majority shares match its hand counts (their audits).
+
+    References
+    ----------
+    Artstein & Poesio (2008), "Inter-Coder Agreement for Computational Linguistics", *Computational Linguistics*
+    34(4): 555-596, section 2.1 (observed agreement).
+
+    Examples
+    --------
+    Unit u rated 1, 1, 2 (one agreeing pair of three; two ratings in its majority), v 3, 3 (one of one; two), w 1, 2
+    (none of one; a tie, both in its majority): pairwise 100 x 2 / 5, majority 100 x 6 / 7.
+
+    >>> j = pd.DataFrame({"item": list("uuuvvww"), "value": [1, 1, 2, 3, 3, 1, 2]})
+    >>> out = percent_agreement_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", units=["item"], row="all")
+    >>> out.set_index("column")["value"].round(2).to_dict()
+    {'pairwise': 40.0, 'majority': 85.71}
     """
 
     def compute(part: pd.DataFrame) -> dict:
