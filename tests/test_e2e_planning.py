@@ -154,7 +154,7 @@ def test_each_reproduction_has_its_power_beside_its_verdict(full_run):
             )
         else:
             assert (row["power"], row["ci_low"], row["ci_high"]) == (f["power"], f["power_low"], f["power_high"])
-            assert f["power_analysis"] == "paper's test"
+            assert f["power_analysis"] == "as published"
         assert row["pilot"] != f["experiment"]  # never the observed power of a reproduction resampled from itself
     assert {(c["study"], c["claim"]) for c in claims} <= {(f["study"], f["finding"]) for f in found}
     # a power in the summary says how it was had: method, basis, quantity (three bare 1.000 once said none)

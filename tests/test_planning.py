@@ -237,7 +237,7 @@ def test_the_smallest_sufficient_design_is_judged_by_the_valid_analysis_where_th
     assert (rows.loc["F2", "evaluators"], rows.loc["F2", "power"], rows.loc["F2", "analysis"]) == (
         4,
         0.9,
-        "paper's test",
+        "as published",
     )
     assert rows.loc["F2", "ci_low"] == 0.4 and pd.isna(rows.loc["F2", "paper_power"])
 

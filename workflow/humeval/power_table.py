@@ -80,13 +80,13 @@ def headline(power: pd.DataFrame) -> pd.DataFrame:
 
 def what_power(row: pd.Series) -> dict:
     """What a power of :func:`smallest_sufficient` is: its ``analysis`` (``valid`` where the crossed model plans
-    the finding, else ``paper's test``), ``method`` (model or bootstrap), effect ``basis`` and ``quantity``
+    the finding, else ``as published``: the finding judged as the paper judged it), ``method`` (model or bootstrap), effect ``basis`` and ``quantity``
     (power, or the probability of the same direction for an untested finding), and the paper's test's power
     beside a valid one (``paper_power``, from :func:`smallest_sufficient`'s ``paper``): a bare 1.000 says none of
     these."""
     valid = pd.notna(row.get("valid_power", float("nan")))
     return {key: row.get(key, "") for key in ("method", "basis", "quantity")} | {
-        "analysis": "valid" if valid else "paper's test",
+        "analysis": "valid" if valid else "as published",
         "paper_power": row.get("paper", float("nan")) if valid else float("nan"),
     }
 

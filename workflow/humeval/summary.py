@@ -190,7 +190,7 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         "power_low": record["ci_low"],
         "power_high": record["ci_high"],
         "power_basis": basis,
-        "power_analysis": "paper's test",
+        "power_analysis": "as published",
         **paper,
     }
 

@@ -70,8 +70,10 @@ PAGES = {
         "planning",
         "Reproduction planning across studies",
         (
-            "Per finding, the smallest planned design (evaluators x items) whose simulated power to recover it reaches "
-            "80%, with its 95% Wilson interval; each study's planning/power.csv has every design."
+            "Per finding, the smallest planned design (evaluators x items) whose power to recover it reaches 80%: "
+            "where the crossed model plans the finding, the power of an analysis valid under it (analysis 'valid', "
+            "analytic; the paper's test's simulated power beside it), else the simulated power of the finding judged "
+            "as published, with its 95% Wilson interval; each study's planning/power.csv has every design."
         ),
     ),
     "qra3_html": (
