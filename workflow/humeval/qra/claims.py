@@ -186,6 +186,35 @@ def claims_entry(
         on both sides; rows ``<claim>.p`` with each side's p-value (column ``<side>_p``) where the claim has a test.
         With ``sides``, the columns are the experiment ids instead (``O``, ``R1``, ``O_left``, ``R1_p``, ...), and
         no ``replicated``. No summary rows.
+
+    Notes
+    -----
+    QRA Type IV asks whether the reproduction supports the same findings (Belz et al.'s "proportion of
+    findings"): here a finding holds in an experiment when every comparison holds on its cells and, where the
+    paper tested it, p < alpha (p >= alpha for ``expect: not_significant``); ``replicated`` = holds in the original
+    and in the reproduction (:func:`replicated`). A printed bound ("< 0.05") is read as the interval it states
+    (:func:`certainly`): a comparison holds only if it holds for every number in it. The claims summary, the
+    findings and planning read a claim through the same :func:`claim_holds`; ``tests/test_claims.py`` kills the
+    one-line mutants of this module (42 of 42, docs/testing.md).
+
+    References
+    ----------
+    Belz, Popovic & Mille (2022), "Quantified Reproducibility Assessment of NLP Results", *ACL 2022*: 16-28
+    (Type IV); Belz (2022), *Computational Linguistics* 48(4): 1125-1135.
+
+    Examples
+    --------
+    "A is rated above B (p < 0.05)": the original 4.2 > 3.1 at p 0.01 holds; the reproduction 3.9 > 3.8 at p 0.2
+    does not, so the claim is not replicated.
+
+    >>> v = pd.DataFrame({"table": "t", "row": ["A", "B", "p"] * 2, "column": ["original"] * 3 + ["reproduction"] * 3,
+    ...                   "value": [4.2, 3.1, 0.01, 3.9, 3.8, 0.2]})
+    >>> cell = {"table": "t", "row": "A", "column": "{side}"}
+    >>> claim = {"id": "C1", "text": "A above B", "comparisons": [{"left": cell, "op": ">", "right": {**cell, "row": "B"}}],
+    ...          "significance": {"p": {**cell, "row": "p"}}}
+    >>> cells, _ = claims_entry(v, v.iloc[:0], table="q", claims=[claim])
+    >>> {column: value for _, row, column, value in cells if row == "C1"}
+    {'original': 1.0, 'reproduction': 0.0, 'replicated': 0.0}
     """
     if sides:
         return claims_in_experiments(values, published, table, claims, sides), []
