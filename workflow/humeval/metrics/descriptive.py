@@ -64,6 +64,29 @@ def describe_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one per group and statistic.
+
+    Notes
+    -----
+    mean = sum x / n; sd = sqrt(sum (x - mean)^2 / (n - 1)), the sample SD with Bessel's correction (pandas'
+    default, as the papers' R and pandas print it); median the middle value (the mean of the two middle ones for
+    even n); share = #{x in share_of} / n. Values are the judgements as numbers: a rank, a Likert point, a
+    pairwise +1/0/-1 (whose mean is the best-worst score over appearances).
+
+    References
+    ----------
+    Rice (2007), *Mathematical Statistics and Data Analysis*, 3rd ed., Duxbury (the sample variance and its
+    n - 1 denominator).
+
+    Examples
+    --------
+    System a rated 1, 2 and 4: mean 7/3, sd sqrt(((4 + 1 + 25) / 9) / 2) = 1.5275; a share of the top two points
+    (4, 5) of 1/3.
+
+    >>> j = pd.DataFrame({"system": "a", "value": [1.0, 2, 4]})
+    >>> out = describe_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", by=["system"], row="{system}",
+    ...                        column="{stat}", stats=["mean", "sd", "share"], share_of=[4, 5])
+    >>> out.set_index("column")["value"].round(4).to_dict()
+    {'mean': 2.3333, 'sd': 1.5275, 'share': 0.3333}
     """
     unknown = [s for s in stats if s not in STATISTICS and s != "share"]
     if unknown:
