@@ -17,17 +17,23 @@ from pathlib import Path
 
 from humeval.errors import HumevalError
 
-__all__ = ["ambiguous_references", "repeated_header", "repeated_names", "repeated_problem"]
+__all__ = ["FORMATS", "ambiguous_references", "repeated_header", "repeated_names", "repeated_problem"]
 
 #: The tabular loader's parameters that name export columns by a column spec (a header, ``{column: x}``).
 SPEC_KEYS = ("participant", "criterion", "value", "system", "system_b")
 #: ... and those that are lists of column specs, or map a name to one.
 SPEC_LISTS = ("item", "judgement")
 SPEC_MAPS = ("criteria", "carry")
-#: The suffixes read as CSV or TSV (as :data:`humeval.loaders.tabular_read.FORMATS`); any other suffix with no
-#: ``format`` is read as CSV.
-TEXT_FORMATS = {".tsv": "tsv", ".tab": "tsv"}
-NOT_TEXT = (".xlsx", ".jsonl", ".ndjson", ".json")
+#: The format of an export by its suffix (the tabular loader's default; any other suffix is read as CSV).
+FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".xlsx": "xlsx",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+}
 
 
 def repeated_names(names: list[str]) -> dict[str, list[str]]:
@@ -119,15 +125,15 @@ def ambiguous_references(study: dict, local: Callable[[str], Path | None]) -> li
     lines = []
     for k, entry in enumerate(study.get("extract", [])):
         params = entry.get("params") or {}
-        if entry.get("loader") != "tabular" or params.get("format") not in (None, "csv", "tsv"):
+        if entry.get("loader") != "tabular":
             continue
         join_role = (params.get("join") or {}).get("role")
         for role, raw_id in entry.get("inputs", {}).items():
             path = local(raw_id) if role != join_role else None
-            if path is None or (params.get("format") is None and path.suffix.lower() in NOT_TEXT):
+            kind = path and (params.get("format") or FORMATS.get(path.suffix.lower(), "csv"))
+            if kind not in ("csv", "tsv"):
                 continue
-            tsv = (params.get("format") or TEXT_FORMATS.get(path.suffix.lower())) == "tsv"
-            names = header_line(path, params.get("sep") or ("\t" if tsv else ","))
+            names = header_line(path, params.get("sep") or ("\t" if kind == "tsv" else ","))
             repeated = repeated_names([str(n) for n in names or []])
             problem = next(
                 (p for key, name in named_columns(params) if (p := repeated_problem(repeated, name, key))), None

@@ -9,7 +9,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, read_workbook_sheet
-from humeval.loaders.headers import repeated_header
+from humeval.loaders.headers import FORMATS, repeated_header
 from humeval.patterns import config_pattern
 
 __all__ = [
@@ -21,18 +21,7 @@ __all__ = [
     "numeric",
     "read_json_records",
     "read_table",
-    "repeated_header",
 ]
-
-FORMATS = {
-    ".csv": "csv",
-    ".tsv": "tsv",
-    ".tab": "tsv",
-    ".xlsx": "xlsx",
-    ".jsonl": "jsonl",
-    ".ndjson": "jsonl",
-    ".json": "json",
-}
 
 
 def columns_hint(columns: list[str], wanted: str) -> str:
