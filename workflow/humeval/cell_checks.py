@@ -104,11 +104,8 @@ def written_stats(entry: dict) -> list[str] | None:
 
         method, resamples = entry.get("method"), entry.get("resamples", 0)
         return choice_stats(method, resamples) if method in METHOD_STATS and isinstance(resamples, int) else None
-    parameter = (
-        next((p for p in entries("metric")[name].parameters if p.name == "stats"), None)
-        if name in entries("metric")
-        else None
-    )
+    registered = entries("metric").get(name)
+    parameter = next((p for p in registered.parameters if p.name == "stats"), None) if registered else None
     if parameter is None:
         return None
     given = entry["stats"] if "stats" in entry else ast.literal_eval(parameter.value or parameter.default)
