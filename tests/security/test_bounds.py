@@ -185,7 +185,20 @@ def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, t
         (lambda s: s.update(planning={"simulations": 100000}), "key planning.simulations: 100,000 is over the budget"),
         (
             lambda s: s.update(planning={"simulations": 5000, "evaluators": [2000], "items": [1000]}),
-            "key planning: simulations x evaluators x items = 10,000,000,000 evaluator-item cells, over the budget",
+            "key planning: simulations x the judgements of every planned design (evaluators x items x 2, summed over "
+            "the grid and planning.sizes) = 20,000,000,000, over the budget of 100,000,000",
+        ),
+        (  # inside the old budget (the largest design alone, 180 million cells) and past 4 minutes on 2 cores
+            lambda s: s.update(planning={"simulations": 20, "evaluators": [3000], "items": [3000]}),
+            "= 360,000,000, over the budget of 100,000,000",
+        ),
+        (  # every design counts: ten designs, each within the budget alone (50 x 1,000 x 2 x 1,000 = 100 million)
+            lambda s: s.update(planning={"evaluators": [10, 20, 30, 40, 50], "items": [500, 1000]}),
+            "= 450,000,000, over the budget",
+        ),
+        (  # and the reproductions' sizes
+            lambda s: s.update(planning={"simulations": 100, "sizes": {"R1": {"evaluators": 1000, "items": 1000}}}),
+            "= 200,000,000, over the budget",
         ),
         (
             lambda s: next(m for m in s["metrics"] if m["metric"] == "effect_size").update(resamples=1_000_000_000),
@@ -194,7 +207,8 @@ def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, t
     ],
 )
 def test_planning_and_resampling_have_a_budget_checked_before_any_job(tmp_path, change, expected):
-    """simulations: 100000 meant about 14 hours; resamples: 1000000000 asked for 89 GiB."""
+    """simulations: 100000 meant about 14 hours; resamples: 1000000000 asked for 89 GiB; 20 simulations of a
+    3,000 x 3,000 design ran past 4 minutes."""
     import yaml
 
     from humeval.config import load_study

@@ -83,30 +83,52 @@ def check_format_strings(study: dict, fail) -> None:
 #: The most resamples any entry may ask for (``resamples``, ``n_resamples``): finch's bootstrap uses 10,000;
 #: a billion asked for 89 GiB.
 MAX_RESAMPLES = 100_000
-#: The most simulations planning may run per design, and the most evaluator-item cells it may simulate in all
-#: (simulations x the largest planned evaluators x the largest planned items): yao's grid is 1.4 million, the
-#: largest shipped; 100,000 simulations once asked for about 14 hours.
-MAX_SIMULATIONS, MAX_PLANNED_CELLS = 5_000, 200_000_000
+#: The most simulations planning may run per design (100,000 once asked for about 14 hours), and the most
+#: judgements it may simulate in all: simulations x the judgements of every design of its grid and of
+#: ``planning.sizes``, each at most 2 x people x items (every person judging every item under both compared
+#: conditions, the design of planning without data). The model simulates about 15 million judgements a CPU
+#: second (20 simulations of 1,500 people x 1,500 items planned without data, 90 million judgements: 11.2 s of
+#: CPU with scipy's import, on 2 loaded cores), so the budget is about 7 s a job; the largest shipped grid, yao's
+#: as its researcher wrote it, is 33 million. Before, only the largest design counted (simulations x the largest
+#: evaluators x the largest items, at most 200 million): a grid of many designs, or a stated 3,000 x 3,000 design
+#: at twice its count, ran past 4 minutes.
+MAX_SIMULATIONS, MAX_SIMULATED_JUDGEMENTS = 5_000, 100_000_000
+
+
+def simulated_judgements(planning: dict) -> int:
+    """The most judgements a ``planning`` block can have the model simulate (see
+    :data:`MAX_SIMULATED_JUDGEMENTS`); its default grid, 0.5 to 4 times the pilot's people and items, is bounded
+    by the pilot's data, not counted here.
+
+    >>> simulated_judgements({"simulations": 20, "evaluators": [10, 20], "items": [100], "sizes": {"R1": {
+    ...     "evaluators": 5, "items": 50}}})
+    130000
+    """
+    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning)
+    grid = sum(planning.get("evaluators", [])) * sum(planning.get("items", []))
+    sized = sum(size["evaluators"] * size["items"] for size in planning.get("sizes", {}).values())
+    return simulations * 2 * (grid + sized)
 
 
 def check_budgets(study: dict, fail) -> None:
     """Resampling and planning within a budget of time and memory, known before any job runs: every ``resamples``
     or ``n_resamples`` of a metric or QRA entry at most :data:`MAX_RESAMPLES`; planning's ``simulations`` at most
-    :data:`MAX_SIMULATIONS` and its grid at most :data:`MAX_PLANNED_CELLS` cells simulated."""
+    :data:`MAX_SIMULATIONS` and the judgements it simulates at most :data:`MAX_SIMULATED_JUDGEMENTS`."""
     for section in ("metrics", "qra"):
         for k, entry in enumerate(study.get(section, [])):
             for key in ("resamples", "n_resamples"):
                 if isinstance(entry.get(key), int) and entry[key] > MAX_RESAMPLES:
                     fail(f"key {section}.{k}.{key}: {entry[key]:,} resamples is over the budget of {MAX_RESAMPLES:,}")
     planning = study.get("planning", {})
-    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning)
+    simulations = planning.get("simulations", 1000)
     if simulations > MAX_SIMULATIONS:
         fail(f"key planning.simulations: {simulations:,} is over the budget of {MAX_SIMULATIONS:,} per design")
-    cells = simulations * max(planning.get("evaluators", [1])) * max(planning.get("items", [1]))
-    if cells > MAX_PLANNED_CELLS:
+    judgements = simulated_judgements(planning)
+    if judgements > MAX_SIMULATED_JUDGEMENTS:
         fail(
-            f"key planning: simulations x evaluators x items = {cells:,} evaluator-item cells, over the budget of "
-            f"{MAX_PLANNED_CELLS:,} (fewer simulations, evaluators or items)"
+            f"key planning: simulations x the judgements of every planned design (evaluators x items x 2, summed over "
+            f"the grid and planning.sizes) = {judgements:,}, over the budget of {MAX_SIMULATED_JUDGEMENTS:,} "
+            "(fewer simulations, evaluators, items or designs)"
         )
 
 
