@@ -117,13 +117,44 @@ def test_the_model_agrees_with_its_analytic_power_and_safeguard_never_exceeds_ob
         )
 
 
+def test_every_effect_interval_holds_its_estimate(full_run):
+    """In every study's power table, each finding's 95% effect interval contains its estimate (the row's effect
+    at the observed basis) and is symmetric about it (the estimate plus or minus 1.96 SE: from its test, or untested, from the bootstrap's spread). Before,
+    an untested finding's interval was the bootstrap's percentiles, and santhanam's C6 (the smallest of 16 margins,
+    0.244) got [0.055, 0.225]."""
+    import yaml
+
+    checked = 0
+    for study in yaml.safe_load((full_run / "config/config.yaml").read_text())["studies"]:
+        for r in rows_of(full_run / "results" / study / "planning/power.csv"):
+            effect, low, high = (number(r[k]) for k in ("effect", "effect_low", "effect_high"))
+            if r["basis"] != "observed" or effect is None or low is None:  # other bases plan at other effects
+                continue
+            assert low <= effect <= high, (study, r["finding"], effect, low, high)
+            assert effect - low == pytest.approx(high - effect, rel=1e-9), (study, r["finding"], low, high)
+            checked += 1
+    assert checked > 0
+
+
 def test_designs_are_stated_in_real_people(full_run):
-    """liu's R1 is planned as its 77 people (not as 2,880 pilot-equivalent workers); santhanam's findings are
+    """liu's R1 is planned as its 77 people (not as 2,880 pilot-equivalent workers), its power said to be an upper
+    bound (its pilot's people judged once, so the draws hold no person effect); santhanam's findings are
     bootstrapped with all 163 of R1's raters, each once, and its ICC findings modelled at 0.5 to 4 times them."""
     liu = rows_of(full_run / "results/liu-2021-dexperts-fluency/planning/power.csv")
     assert {(r["evaluators"], r["items"], r["judgements_per_item"]) for r in liu if r["design"] == "R1"} == {
         ("77", "804", "3")
     }
+    # O's people judged once, so R1's 804 x 3 judgements are drawn as 2,412 one-shot ones: said beside its power,
+    # in power.csv and in findings.csv (the card's power cell), and nowhere else
+    caveat = {r["caveat"] for r in liu if r["design"] == "R1"}
+    said = (
+        "drawn as 2,412 one-shot judgements, as O's were, though R1's 77 people judged about 31 each: the draws "
+        "hold no person effect, so this power is an upper bound where people differ"
+    )
+    assert caveat == {said}
+    found = rows_of(full_run / "results/summary/findings.csv")
+    liu_r1 = [r for r in found if r["study"] == "liu-2021-dexperts-fluency" and r["experiment"] == "R1"]
+    assert liu_r1 and {r["power_note"] for r in liu_r1} == caveat and all(r["power"] for r in liu_r1)
     santhanam = rows_of(full_run / "results/santhanam-2019-dialogue-design/planning/power.csv")
     assert {r["evaluators"] for r in santhanam if r["power"] and r["method"] == "bootstrap"} == {"163"}
     icc = {"C1", "C2", "C3", "C4", "C7", "C8"}  # ICC findings: the two-way model of each cell, any number of raters

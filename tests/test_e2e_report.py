@@ -285,7 +285,7 @@ def test_each_studys_verdict_card_says_what_held_what_each_reproduction_could_se
 ):
     """The card at the top of each study's section, read in the browser at 1280x800 and 1920x1080, against the
     files it summarises: each finding's text and its state per experiment (findings.csv, coloured), each
-    reproduction's power with its interval or the reason there is none, and the mismatches grouped by diagnosis
+    reproduction's power with its interval and what limits its meaning, or the reason there is none, and the mismatches grouped by diagnosis
     (numbers.csv: the groups' counts add up to the study's mismatches); no column wider than the window."""
     browser_or_skip()
     found = rows_of(full_run / "results/summary/findings.csv")
@@ -338,6 +338,8 @@ def test_each_studys_verdict_card_says_what_held_what_each_reproduction_could_se
                             if f["paper_null_rate"]:
                                 paper += f", holding at zero effect in {100 * float(f['paper_null_rate']):.1f}%"
                             text += f", a valid analysis (the paper's test: {paper}, nominal 2.5%)"
+                        if f["power_note"]:  # what limits its meaning (liu's R1: drawn as one-shot judgements)
+                            text += f" ({f['power_note']})"
                     else:
                         text = f["power_note"][0].upper() + f["power_note"][1:]
                     said.setdefault(text, []).append(f["finding"])

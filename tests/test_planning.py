@@ -288,7 +288,8 @@ def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
 
 def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
     """A finding that reads a cell the pilot's judgements do not compute (here R1's mean, while O is resampled) held
-    in every simulation and was shown as power 1.0; it gets a note instead. (A study file cannot spell F1 any more:
+    in every simulation and was shown as power 1.0; it gets a note instead, and so does a finding whose test's
+    p-value no draw reaches (a test computed on another side: its power counted only a direction, or was 0.0). (A study file cannot spell F1 any more:
     it names no {side}, which loading refuses; this guard covers cells no draw reaches, whatever their spelling.)"""
     import numpy as np
     import pandas as pd
@@ -334,6 +335,14 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
                         {"left": {"table": "t", "row": "{side}", "column": "A_mean"}, "op": ">", "right": 0}
                     ],
                 },
+                {  # its difference is drawn, its "p" (R1's SD, below the alpha of 10) never is: puduppully's Tukey
+                    "id": "F3",
+                    "text": "each side's mean is positive, by a test computed elsewhere",
+                    "comparisons": [
+                        {"left": {"table": "t", "row": "{side}", "column": "A_mean"}, "op": ">", "right": 0}
+                    ],
+                    "significance": {"p": {"table": "t", "row": "R1", "column": "A_sd"}, "alpha": 10},
+                },
             ],
         },
     }
@@ -343,6 +352,8 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
     assert pd.isna(power.loc[("F1", "planned"), "power"])
     assert "did not change in 20 simulations" in power.loc[("F1", "planned"), "note"]
     assert power.loc[("F2", "planned"), "power"] == 1.0  # O's mean does change, and stays positive
+    assert pd.isna(power.loc[("F3", "planned"), "power"])  # was 1.0: a direction, its p held fixed
+    assert power.loc[("F3", "planned"), "note"].startswith("its test's p-value did not change in 20 simulations")
 
 
 def test_a_helper_side_is_drawn_with_the_items_it_is_joined_on():

@@ -31,7 +31,7 @@ from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cel
 from humeval.planning_bootstrap import Simulator, wilson
 from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
 from humeval.planning_stated import plan_stated
-from humeval.power_table import BASIS_NOTES, COLUMNS
+from humeval.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
 from humeval.qra.claims import expects_no_difference
 
 __all__ = ["plan_study"]
@@ -251,15 +251,19 @@ def bootstrap_results(simulator, chosen, labels, targets, models, planning, pilo
 
 def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, items_only) -> dict:
     """The bootstrap's power.csv row of finding ``k`` at one design, or the row saying why it has no power."""
-    held, failed, changed = boot[0][k], boot[1][k], boot[2][k]
-    if not changed:  # no silent 1.0: its cells are not recomputed from the pilot's judgements
+    held, failed, changed, fixed_p = boot[0][k], boot[1][k], boot[2][k], boot[4][k]
+    if not changed or fixed_p:  # no silent 1.0 or 0.0: what it reads is not recomputed from the pilot's judgements
+        what = "its cells" if not changed else "its test's p-value"
         note = (
-            f"its cells did not change in {simulations} simulations of {experiment}'s judgements "
-            "(they are not computed from them): no power"
+            f"{what} did not change in {simulations} simulations of {experiment}'s judgements "
+            "(computed from other data than them): no power"
         )
         return {**common, **shape, "method": "bootstrap", "basis": "observed", "note": note}
     low, high = wilson(held, simulations)
     extra = [f"{experiment}'s people each judged once: its items are resampled, not its people"] if items_only else []
+    people, judgements = shape["evaluators"], shape["items"] * shape["judgements_per_item"]
+    reproduction = shape["experiment"]
+    caveat = one_shot_caveat(reproduction, people, judgements, experiment) if items_only and reproduction else ""
     return {
         **common,
         **shape,
@@ -271,6 +275,7 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
         "ci_high": high,
         "simulations": simulations,
         "failed": failed,
+        "caveat": caveat,
         "note": "; ".join(notes + extra),
     }
 
@@ -336,10 +341,15 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
     full = within.get(items)
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
-        low, high = effect - Z95 * se, effect + Z95 * se
         spread = full[3][:, k][np.isfinite(full[3][:, k])] if full is not None else np.array([])
-        if not np.isfinite(se) and spread.size > 1:  # untested: the bootstrap's spread at the pilot's size
-            se, (low, high) = float(np.std(spread, ddof=1)), np.percentile(spread, [2.5, 97.5])
+        if not np.isfinite(se) and spread.size > 1:
+            # Untested: the bootstrap's SE at the pilot's size, the one the safeguard basis uses, and the normal
+            # interval around the estimate (Efron & Tibshirani 1993, section 13.2), as for a tested finding. Not
+            # the percentiles: the effect is the smallest of its comparisons' margins, whose draws sit below the
+            # estimate (santhanam's C6, 16 comparisons: draws centred on 0.154 against 0.244; percentiles
+            # [0.055, 0.225] excluded it).
+            se = float(np.std(spread, ddof=1))
+        low, high = effect - Z95 * se, effect + Z95 * se
         common = {
             "finding": finding["id"],
             "pilot": experiment,

@@ -287,7 +287,10 @@ class Simulator:
         all the pilot's people (each once: a rater copied would agree perfectly with itself) and ``items`` drawn
         with replacement: how many recover it, how many could not compute its cells (the metrics refused the
         data, or a cell is missing: ``failed``, counted apart from misses and not as recoveries), whether any
-        simulation changed a cell it reads, and its effect (:func:`margin`) in each.
+        simulation changed a cell its comparisons read, its effect (:func:`margin`) in each, and whether its
+        test's p-value stayed fixed in every simulation (computed from data the draws do not reach, such as a
+        side of the authors' own scores: puduppully's Tukey p-values, which made its D2 hold in none and D1's
+        power count only a direction).
 
         People are not resampled: drawing fewer of them as well as the items counts the judgements' variance
         twice (with one rating per item, half the people and all the items, a t test with no effect held in 5.9%
@@ -300,21 +303,22 @@ class Simulator:
         drawn_i = draw_items(rng, self.strata, len(self.items), simulations, items)
         held, failed = np.zeros(len(chosen), dtype=int), np.zeros(len(chosen), dtype=int)
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
-        changed = np.zeros(len(chosen), dtype=bool)  # whether any simulation moved a cell the finding reads
+        moved = [np.zeros(len(cells), dtype=bool) for cells in cells_of]  # per cell: did any simulation move it
         margins = np.full((simulations, len(chosen)), np.nan)
         vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i)
         if vectorised:  # every draw's cells at once: the findings too (1.1 s of santhanam's 2,000 draws, one by one)
             for k, (finding, label, cells) in enumerate(zip(chosen, labels, cells_of)):
                 nothing = np.full(simulations, np.nan)
                 missing = np.zeros(simulations, dtype=bool)
-                for cell in cells:
+                for c, cell in enumerate(cells):
                     draws = vectorised.get(cell, nothing)
                     missing |= np.isnan(draws)
-                    changed[k] |= bool((~np.isclose(draws, self.expected[cell], equal_nan=True)).any())
+                    moved[k][c] = bool((~np.isclose(draws, self.expected[cell], equal_nan=True)).any())
                 failed[k] = int(missing.sum())
                 held[k] = int((evaluate_draws(finding, vectorised, label, simulations) & ~missing).sum())
                 margins[:, k] = margin_draws(finding, vectorised, label)
-            return held, failed, changed, margins
+            changed, fixed_p = moved_parts(chosen, moved)
+            return held, failed, changed, margins, fixed_p
         logging.disable(logging.INFO)  # the metrics' notes, once per simulation, would flood the job's log
         try:
             with warnings.catch_warnings():  # so would pingouin's and scipy's warnings of a degenerate draw
@@ -330,13 +334,32 @@ class Simulator:
                     failed += missing
                     held += [evaluate(f, values, label) and not m for f, label, m in zip(chosen, labels, missing)]
                     margins[s] = [margin(f, values, label) for f, label in zip(chosen, labels)]
-                    changed |= [
-                        any(not np.isclose(values.get(c, np.nan), self.expected[c], equal_nan=True) for c in cells)
-                        for cells in cells_of
-                    ]
+                    for k, cells in enumerate(cells_of):
+                        moved[k] |= [
+                            not np.isclose(values.get(c, np.nan), self.expected[c], equal_nan=True) for c in cells
+                        ]
         finally:
             logging.disable(logging.NOTSET)
-        return held, failed, changed, margins
+        changed, fixed_p = moved_parts(chosen, moved)
+        return held, failed, changed, margins, fixed_p
+
+
+def moved_parts(chosen: list[dict], moved: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """From which of each finding's cells (:func:`humeval.findings.finding_cells`, its test's p last) any
+    simulation moved: whether one its comparisons read moved, and whether its test's p-value never did.
+
+    A tested finding whose difference moved and whose p did not, and an untested one whose difference moved:
+
+    >>> tested = {"comparisons": [{"left": {"t": 1}, "op": ">", "right": 0}], "significance": {"p": {"t": 2}}}
+    >>> untested = {"comparisons": [{"left": {"t": 1}, "op": ">", "right": 0}]}
+    >>> changed, fixed_p = moved_parts([tested, untested], [np.array([True, False]), np.array([True])])
+    >>> changed.tolist(), fixed_p.tolist()
+    ([True, True], [True, False])
+    """
+    tested = [bool(f.get("significance")) for f in chosen]
+    changed = np.array([bool(m[: len(m) - t].any()) for m, t in zip(moved, tested)])
+    fixed_p = np.array([t and not bool(m[-1]) for m, t in zip(moved, tested)])
+    return changed, fixed_p
 
 
 def wilson(successes: int, n: int) -> tuple[float, float]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["BASIS_NOTES", "COLUMNS", "TARGET", "as_numbers", "headline", "smallest_sufficient"]
+__all__ = ["BASIS_NOTES", "COLUMNS", "TARGET", "as_numbers", "headline", "one_shot_caveat", "smallest_sufficient"]
 
 #: The power a design must reach to be called sufficient (Cohen 1988).
 TARGET = 0.8
@@ -37,6 +37,7 @@ COLUMNS = [
     "simulations",
     "failed",
     "pilot",
+    "caveat",
     "note",
 ]
 
@@ -44,10 +45,28 @@ COLUMNS = [
 def as_numbers(power: pd.DataFrame) -> pd.DataFrame:
     """A ``power.csv`` as read back (every cell text but the audit's numeric columns) with its numbers as numbers."""
     numbers = [c for c in COLUMNS if c not in ("finding", "experiment", "design", "method", "basis", "quantity")]
-    numbers = [c for c in numbers if c not in ("pilot", "note")]
+    numbers = [c for c in numbers if c not in ("pilot", "caveat", "note")]
     counts = ("evaluators", "items", "judgements_per_item", "simulations", "failed")  # counts stay integers
     return power.assign(
         **{c: pd.to_numeric(power[c]).astype("Int64" if c in counts else float) for c in numbers if c in power}
+    )
+
+
+def one_shot_caveat(experiment: str, people: int, judgements: int, pilot: str) -> str:
+    """What a reproduction's power means when it is drawn from a pilot whose people each judged once: the draws
+    are ``judgements`` one-shot judgements, so they hold no person effect, while the reproduction's ``people``
+    each judged several items; people who differ (in leniency, in taste) make its judgements less independent
+    than that, so the power is an upper bound. "" where the reproduction's people judged once too.
+
+    >>> one_shot_caveat("R1", 77, 2412, "O")
+    "drawn as 2,412 one-shot judgements, as O's were, though R1's 77 people judged about 31 each: the draws hold no person effect, so this power is an upper bound where people differ"
+    """
+    if people >= judgements:
+        return ""
+    return (
+        f"drawn as {judgements:,} one-shot judgements, as {pilot}'s were, though {experiment}'s {people:,} people "
+        f"judged about {judgements / people:.0f} each: the draws hold no person effect, so this power is an upper "
+        "bound where people differ"
     )
 
 

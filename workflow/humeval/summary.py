@@ -177,6 +177,8 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
     if pd.isna(record["power"]):
         return {"power_note": record["note"]}
     basis, valid = record.get("basis", "observed"), record.get("valid_power", float("nan"))
+    caveat = record.get("caveat", "")
+    caveat = {"power_note": caveat} if isinstance(caveat, str) and caveat else {}
     paper = {
         "paper_power": record["power"],
         "paper_power_low": record["ci_low"],
@@ -184,7 +186,7 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         "paper_null_rate": record.get("paper_null_rate", float("nan")),
     }
     if pd.notna(valid):  # the headline: an analysis valid under the crossed model, the paper's test beside (issue 53)
-        return {"power": valid, "power_basis": basis, "power_analysis": "valid", **paper}
+        return {"power": valid, "power_basis": basis, "power_analysis": "valid", **paper, **caveat}
     return {
         "power": record["power"],
         "power_low": record["ci_low"],
@@ -192,6 +194,7 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
         "power_basis": basis,
         "power_analysis": "as published",
         **paper,
+        **caveat,
     }
 
 

@@ -264,7 +264,7 @@ def power_rows(power: pd.DataFrame) -> pd.DataFrame:
     >>> row = {"finding": "Y2", "experiment": "R1", "design": "R1", "method": "model", "basis": "safeguard",
     ...        "quantity": "power", "effect": 0.12, "effect_low": 0.0, "effect_high": 0.24, "evaluators": 5,
     ...        "items": 361, "judgements_per_item": 2, "power": 0.24, "ci_low": 0.21, "ci_high": 0.27,
-    ...        "analytic_power": 0.235, "mde": 0.2, "simulations": 1000, "failed": 0, "pilot": "O", "note": ""}
+    ...        "analytic_power": 0.235, "mde": 0.2, "simulations": 1000, "failed": 0, "pilot": "O", "caveat": "", "note": ""}
     >>> power_rows(pd.DataFrame([row])).iloc[0, :5].tolist()
     ['Y2', 'R1', '5 x 361 x 2', 'model, safeguard', '0.120 [0.000, 0.240]']
     """
@@ -301,6 +301,8 @@ def power_rows(power: pd.DataFrame) -> pd.DataFrame:
                 for f, n in zip(power["failed"], power["simulations"])
             ],
             "pilot": power["pilot"].fillna(""),
-            "note": power["note"].fillna(""),
+            "note": [
+                "; ".join(t for t in (c, n) if isinstance(t, str) and t) for c, n in zip(power["caveat"], power["note"])
+            ],
         }
     )

@@ -62,12 +62,14 @@ def size_of(power: pd.DataFrame | None, experiment: str) -> str:
 
 
 def power_cell(row) -> str:
-    """A finding's power in a reproduction with its basis (and its 95% interval where simulated), or the plain
-    reason there is none; where it is a valid analysis's, the paper's test beside it (:func:`paper_words`)."""
+    """A finding's power in a reproduction with its basis (and its 95% interval where simulated) and what limits
+    its meaning (``power_note``, e.g. :func:`humeval.power_table.one_shot_caveat`), or the plain reason there is
+    none; where it is a valid analysis's, the paper's test beside it (:func:`paper_words`)."""
     if pd.notna(row.power):
         basis = f" at the {row.power_basis} effect" if isinstance(row.power_basis, str) and row.power_basis else ""
         interval = f" [{row.power_low:.2f}, {row.power_high:.2f}]" if pd.notna(row.power_low) else ""
-        return f"{row.power:.2f}{interval}{basis}{paper_words(row)}"
+        caveat = f" ({row.power_note})" if isinstance(row.power_note, str) and row.power_note else ""
+        return f"{row.power:.2f}{interval}{basis}{paper_words(row)}{caveat}"
     note = row.power_note if isinstance(row.power_note, str) and row.power_note else "not estimated"
     return note[0].upper() + note[1:]
 
