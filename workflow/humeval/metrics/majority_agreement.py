@@ -69,6 +69,32 @@ def majority_agreement_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one per group and statistic.
+
+    Notes
+    -----
+    For rater r with judgements J_r in units that have a strict majority value m_u (held by more than half of the
+    unit's judgements, the judgement itself counted), a_r = (1 / |J_r|) sum_(j in J_r) [x_j = m_u(j)]; the
+    statistics are over the raters' a_r (the SD with n - 1). A unit without a strict majority is left out; the
+    ReproHum notebook of van Miltenburg et al. (2023) counts its judgements as disagreeing instead, which is why
+    puduppully's printed means (0.72, 0.73) are explained mismatches of 0.730 and 0.741 (its audit reproduces
+    0.717 and 0.734 by that rule).
+
+    References
+    ----------
+    van Miltenburg et al. (2023), ReproHum reproduction of Puduppully & Lapata (2021), repository
+    evanmiltenburg/ReproHum-D2T, ``Annotator agreement.ipynb`` (``percentage_agreement.tex``).
+
+    Examples
+    --------
+    Three raters on two items: item 1 (4, 4, 5) has majority 4, item 2 (1, 2, 3) none, so a = (1, 1, 0): mean 2/3,
+    SD sqrt(1/3) = 0.5774, 3 raters.
+
+    >>> j = pd.DataFrame({"side": "O", "participant": ["a", "b", "c"] * 2, "item": [1, 1, 1, 2, 2, 2],
+    ...                   "value": [4, 4, 5, 1, 2, 3]})
+    >>> out = majority_agreement_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", row="{side}", units=["item"],
+    ...                                  by=["side"])
+    >>> out.set_index("column")["value"].round(4).to_dict()
+    {'mean': 0.6667, 'sd': 0.5774, 'n': 3.0}
     """
 
     def compute(part: pd.DataFrame) -> dict:

@@ -103,6 +103,33 @@ def relative_preference_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one row per system label.
+
+    Notes
+    -----
+    Each item's judgements are reduced to a majority vote (:func:`majority_vote`, the sign of their sum); over the
+    N compared items, system s scores w_s - l_s (items won minus items lost, ties 0), and its relative preference
+    is 100 (w_s - l_s) / N, divided by all comparisons as Hosking et al. do, not by the n_s items s appears in
+    (the per-appearance row, 100 (w_s - l_s) / n_s). hosking's four reproduction values (23.0, -8.67, -17.89,
+    3.56: scores 414, -156, -322 and 64 over 1,800 items) match Watson & Gkatzia's Table 1 in its audit.
+
+    References
+    ----------
+    Hosking, Tang & Lapata (2022), *Hierarchical Sketch Induction for Paraphrase Generation*, ACL 2022, Table 1;
+    Watson & Gkatzia (2024), *ReproHum #0712-01*, HumEval 2024, Table 1.
+
+    Examples
+    --------
+    Three items: a beats b by two votes to one, c beats a twice, b and c tie (+1, -1). Scores a 1 - 1 = 0, b -1,
+    c +1 over N = 3 items: 0, -33.33, 33.33; each system appears in two, so per appearance 0, -50, 50.
+
+    >>> j = pd.DataFrame({"side": "R1", "response_type": "pairwise", "item": [1, 1, 1, 2, 2, 3, 3],
+    ...                   "system": ["a", "a", "a", "a", "a", "b", "b"], "system_b": ["b", "b", "b", "c", "c", "c", "c"],
+    ...                   "value": [1, 1, -1, -1, -1, 1, -1]})
+    >>> config = {"systems": [{"code": "a"}, {"code": "b"}, {"code": "c"}]}
+    >>> out = relative_preference_numbers(StudyData(j, j, j, j.iloc[:0], config=config), table="t", side="R1",
+    ...                                   column="pct", per_appearance_suffix=" per appearance")
+    >>> out.set_index("row")["value"].round(2).to_dict()
+    {'a': 0.0, 'a per appearance': 0.0, 'b': -33.33, 'b per appearance': -50.0, 'c': 33.33, 'c per appearance': 50.0}
     """
     judgements = data.kept[(data.kept["side"] == side) & (data.kept["response_type"] == "pairwise")]
     if judgements.empty:
@@ -203,6 +230,32 @@ def preference_share_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one row per baseline, one share per outcome.
+
+    Notes
+    -----
+    Each judgement of ``focus`` against baseline b is turned towards ``focus`` (its value +1, 0 or -1 negated where
+    ``focus`` was shown second) and counted as an outcome: share_o(b) = n_o(b) / n(b) for o in focus, equal and
+    baseline, over every judgement (not per-item majorities), so the three shares of a baseline sum to 1. liu's
+    Original rows of Figure 2 (twelve shares, four baselines, from the authors' released judgements) match the
+    printed two decimals.
+
+    References
+    ----------
+    Liu et al. (2021), *DExperts: Decoding-Time Controlled Text Generation with Experts and Anti-Experts*, ACL
+    2021, section 3.2.4 and Figure 2; Dinkar, Abercrombie & Rieser (2024), *ReproHum #0927-03*, HumEval 2024.
+
+    Examples
+    --------
+    Against b, X is preferred twice (shown first and shown second), they are called equal once, b is preferred
+    once: 50, 25 and 25 per cent; against c, c is preferred in the one judgement.
+
+    >>> j = pd.DataFrame({"side": "R1", "response_type": "pairwise", "judgement_id": list("abcde"),
+    ...                   "system": ["X", "X", "b", "b", "X"], "system_b": ["b", "b", "X", "X", "c"],
+    ...                   "value": [1, 0, 1, -1, -1]})
+    >>> out = preference_share_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", side="R1", focus="X",
+    ...                                columns={"focus": "X", "equal": "equal", "baseline": "other"}, scale="percent")
+    >>> out.pivot(index="row", columns="column", values="value")[["X", "equal", "other"]].values.tolist()
+    [[50.0, 25.0, 25.0], [0.0, 0.0, 100.0]]
     """
     source = data.kept if frame == "kept" else data.tidy
     judgements = source[(source["side"] == side) & (source["response_type"] == "pairwise")]

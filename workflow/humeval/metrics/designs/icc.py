@@ -180,6 +180,35 @@ def icc_numbers(
     DataFrame
         Cells (table, row, column, value): rows ``<ICC-C|ICC-A>|<criterion>`` (and ``...|p``) and ``n``, columns
         ``<condition>|<side>``.
+
+    Notes
+    -----
+    Within each condition, the participants of ``side`` in the subgroup (all; above or below the mean completion
+    time, or the authors' spreadsheet split with ``published``; by their yes/no answer to question 1 or 2), and per
+    criterion the ICC(C,k) and ICC(A,k) of their items x raters matrix with p-values, as :func:`icc` computes them:
+    ICC(C,k) = (MSR - MSE) / MSR and ICC(A,k) = (MSR - MSE) / (MSR + (MSC - MSE) / n) from the two-way ANOVA mean
+    squares; ``n`` is the subgroup's size. Every ICC of santhanam's Tables 1-7, and every ICC(C,k) p, on the
+    matrices its run computed, equals R's ``psych::ICC`` (ICC3k, ICC2k) to 1e-9 (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    Santhanam & Shaikh (2019), *Towards Best Experiment Design for Evaluating Dialogue System Output*, INLG 2019;
+    Braggaar et al. (2022), *A reproduction study of methods for evaluating dialogue system output*, INLG 2022,
+    Tables 1-7; McGraw & Wong (1996), *Psychological Methods* 1(1): 30-46.
+
+    Examples
+    --------
+    One condition, two raters of three items, (1, 2), (3, 3), (5, 6), as in :func:`icc_by_group_numbers`: ICC(C,k)
+    = 8 / 8.1667 = 0.9796, ICC(A,k) = 8 / (8.1667 + 0.5 / 3) = 0.96, n = 2.
+
+    >>> j = pd.DataFrame({"side": "reproduction", "condition": "likert", "criterion": "readability",
+    ...                   "item": [1, 1, 2, 2, 3, 3], "participant": ["a", "b"] * 3, "value": [1.0, 2, 3, 3, 5, 6]})
+    >>> people = pd.DataFrame({"side": "reproduction", "condition": "likert", "participant": ["a", "b"],
+    ...                        "row": [1, 2]})
+    >>> out = icc_numbers(StudyData(j, j, people, j.iloc[:0]), table="t", subgroup="all", conditions=["likert"],
+    ...                   criteria=["readability"])
+    >>> out.set_index("row")["value"].round(4).to_dict()
+    {'n': 2.0, 'ICC-C|readability': 0.9796, 'ICC-C|readability|p': 0.02, 'ICC-A|readability': 0.96, 'ICC-A|readability|p': 0.0192}
     """
     out = []
     for condition in conditions:
