@@ -1,7 +1,7 @@
 """A minimal WebDriver client (W3C protocol over HTTP with urllib) for headless Chromium via chromedriver.
 
 Only what the report tests need: start chromedriver on a free loopback port, open a session with
-headless Chromium, load a URL, run a script, take a screenshot, and clean up. No Selenium dependency.
+headless Chromium, load a URL, click an element, run a script, take a screenshot, and clean up. No Selenium dependency.
 """
 
 from __future__ import annotations
@@ -95,6 +95,13 @@ def headless_chromium(user_data_dir: str):
 
                 data = _call(base, "GET", f"/session/{session}/screenshot")["value"]
                 Path(path).write_bytes(base64.b64decode(data))
+
+            def click(self, css: str, index: int = 0) -> None:
+                """Click, as a person does (WebDriver's element click: scrolled into view, the pointer at its
+                centre), the ``index``-th element that the CSS selector ``css`` finds."""
+                found = _call(base, "POST", f"/session/{session}/elements", {"using": "css selector", "value": css})
+                element = next(iter(found["value"][index].values()))
+                _call(base, "POST", f"/session/{session}/element/{element}/click", {})
 
             def run(self, script: str, *args, asynchronous: bool = False):
                 kind = "async" if asynchronous else "sync"

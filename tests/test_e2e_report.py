@@ -206,6 +206,64 @@ def test_report_renders_every_table_and_figure_and_the_audit_at_a_glance(full_ru
     )
 
 
+# Where the main pane's page sits after a click: the result it shows (the path whose data URI the iframe holds),
+# and the iframe's box beside the navigation bar's.
+SHOWN_PAGE = """
+const done = arguments[arguments.length - 1], until = Date.now() + 5000;
+const poll = () => {
+  const frame = document.querySelector("iframe");
+  if (!frame && Date.now() > until) return done([null, 0, 0, 0, 0]);  // the click opened no page in the pane
+  if (!frame) return setTimeout(poll, 50);  // React renders the pane after the click's state change
+  const shown = Object.entries(results).find(([, r]) => r.data_uri === frame.src);
+  const box = frame.getBoundingClientRect(), bar = document.querySelector(".w-screen > div").getBoundingClientRect();
+  done([shown ? shown[0] : "", box.left, box.width, box.height, bar.right]);
+};
+poll();
+"""
+FRONT_PAGE_LINKS = """
+return [...document.querySelectorAll(".prose a[href^='javascript:']")].map(a => a.textContent);
+"""
+
+
+def test_one_click_on_the_front_page_opens_each_card_and_summary_page_in_the_main_pane(full_run, tmp_path):
+    """Issue 55: a reviewer on the front page clicks a study's name and sees its card, or a summary page's name and
+    sees that page, in the main pane (before, a study link opened a sidebar folder and a summary link the sidebar's
+    info panel, the pane keeping the previous page). Clicked with WebDriver at 1280x800 and 1920x1080, each link
+    from a fresh front page; the pane is right of the navigation bar, and the card, laid out at the pane's size,
+    is no wider than it (no column hidden)."""
+    browser_or_skip()
+    report = full_run / "results/report.html"
+    studies = configured_studies(full_run)
+    with headless_chromium(str(tmp_path / "profile")) as browser:
+        for width, height in ((1280, 800), (1920, 1080)):
+            browser.resize(width, height)
+            browser.goto(report.as_uri())
+            names = browser.run(FRONT_PAGE_LINKS)
+            expected = {"-".join(s.split("-")[:2]): f"results/summary/card-{s}.html" for s in studies}
+            if len(studies) > FRONT_PAGE_STUDIES:
+                expected = {}
+            expected |= {n: f"results/summary/{n}" for n in names if n.startswith("summary-")}
+            assert set(expected) <= set(names) and len(expected) >= len(studies) * (len(studies) <= 12) + 4, names
+            panes = {}
+            for k, name in enumerate(names):
+                browser.goto(report.as_uri())
+                browser.click(".prose a[href^='javascript:']", k)
+                shown, left, pane_width, pane_height, bar_right = browser.run(SHOWN_PAGE, asynchronous=True)
+                assert shown == expected[name], (width, name, shown)
+                assert left >= bar_right - 1, (width, name, left, bar_right)  # not behind the navigation bar
+                panes[shown] = (round(pane_width), round(pane_height))
+            for path, (pane_width, pane_height) in panes.items():  # each card at the size the pane gives it
+                if "/card-" not in path:
+                    continue
+                browser.resize(pane_width, pane_height)
+                browser.goto((full_run / path).as_uri())
+                scroll_width, inner_width = browser.run(
+                    "return [document.documentElement.scrollWidth, window.innerWidth];"
+                )
+                assert scroll_width <= inner_width, (width, path, scroll_width, inner_width)
+                browser.resize(width, height)
+
+
 def test_report_shows_no_restructuredtext_system_messages(full_run):
     """docutils writes a 'System Message' box into the page for every warning in a caption or the front page
     (e.g. a duplicate target when a report category is named like Snakemake's own 'Workflow' section)."""

@@ -184,10 +184,31 @@ def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+#: The summary pages the front page links, each opened in one click.
+SUMMARY_PAGES = ("findings", "audit", "verdict", "planning", "raw-files", "run")
+
+
+def opens(page: str, path: str) -> str:
+    """The RST link target ``page`` that opens the report's HTML result ``path`` in its main pane in one click, as
+    Snakemake's own result buttons do (``app.setView`` with the result's data URI); the targets Snakemake defines
+    for a result's file name open only its sidebar's result panel, leaving the main pane on the previous page.
+    ``path`` is the workflow's own output path (the study name in it through :func:`rst_text`), so no data can
+    leave the single-quoted strings.
+
+    >>> print(opens("card-x", "results/summary/card-x.html"))
+    .. _card-x: javascript:app.setView({content:'html',contentPath:results['results/summary/card-x.html'].data_uri,resultPath:'results/summary/card-x.html'})
+    """
+    return (
+        f".. _{page}: javascript:app.setView({{content:'html',"
+        f"contentPath:results['{path}'].data_uri,resultPath:'{path}'}})"
+    )
+
+
 def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
     """The report's landing page (included by workflow/report/workflow.rst), its verdict rows from the top
-    (:data:`FRONT_PAGE_STUDIES`). Per study the verdict (:func:`verdict_rows`) with a link to its section, links to
-    the findings, the audit counts, the raw files and the run, and how many conditions differ from O's. No text of
+    (:data:`FRONT_PAGE_STUDIES`). Per study the verdict (:func:`verdict_rows`) with a link that opens its card,
+    links that open the findings, the audit counts, the verdict, planning, the raw files and the run (each in one
+    click, :func:`opens`), and how many conditions differ from O's. No text of
     a config, an export or a datasheet is on it: only counts, study names and experiment ids, each through
     :func:`rst_text`; the condition names are in each study's conditions table (an escaped HTML page)."""
     differing = "; ".join(
@@ -198,7 +219,7 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
     if len(verdicts) <= FRONT_PAGE_STUDIES:
         rows = [
             [
-                f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <{rst_text(v['study'])}_>`_",
+                f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <card-{rst_text(v['study'])}_>`_",
                 rst_text(v["findings"]),
                 rst_text(v["numbers"]),
                 rst_text(f"{v['no_raw_data']} / {v['no_measure']}"),
@@ -210,31 +231,36 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
         body = [rst_table(header, rows)]
         if misses:
             legend = "a valid analysis's power where the crossed model plans the finding; n/a: not estimated, the study's card says why"
-            line = f"Not recovered, with the power a study of its size had (`summary-planning.html`_; {legend}): "
+            line = f"Not recovered, with the power a study of its size had (`summary-planning.html <open-summary-planning_>`_; {legend}): "
             body += [line + f"{rst_text(misses)}.", ""]
         conditions = f" Conditions differing from O's: {differing or 'none stated'}."
     else:  # the rows would push the page's top off the screen: they are on their own page
         body = [
             (
                 f"{len(verdicts)} studies; each study's verdict, and each finding not recovered, is on "
-                "`summary-verdict.html`_."
+                "`summary-verdict.html <open-summary-verdict_>`_."
             ),
             "",
         ]
         conditions = ""
+    cards = [rst_text(v["study"]) for v in verdicts]
+    targets = [opens(f"card-{study}", f"results/summary/card-{study}.html") for study in cards]
+    targets += [opens(f"open-summary-{page}", f"results/summary/summary-{page}.html") for page in SUMMARY_PAGES]
     return "\n".join(
         [
             "Verdict per study",
             "-----------------",
             "",
-            "Findings that hold (`summary-findings.html`_), numbers matched or unrecomputed (`summary-audit.html`_),",
-            "QRA3 CV* (%). Each study opens with its card (*at a glance*): findings, power, why numbers differ.",
+            "Findings that hold (`summary-findings.html <open-summary-findings_>`_), numbers matched or unrecomputed (`summary-audit.html <open-summary-audit_>`_),",
+            "QRA3 CV* (%). A study's name opens its card: findings, power, why numbers differ.",
             "",
             *body,
             (
                 f"{sum(len(listed) for listed in raw.values())} raw files verified by sha256 "
-                f"(`summary-raw-files.html`_); versions and config digest: `summary-run.html`_.{conditions}"
+                f"(`summary-raw-files.html <open-summary-raw-files_>`_); versions and config digest: `summary-run.html <open-summary-run_>`_.{conditions}"
             ),
+            "",
+            *targets,
         ]
     )
 
