@@ -9,7 +9,7 @@ import itertools
 import pytest
 from helpers import run_snakemake
 
-from humeval.report.front_page import FRONT_PAGE_STUDIES
+from humeval.report import study_labels
 
 pytestmark = pytest.mark.e2e
 
@@ -196,17 +196,12 @@ def test_each_reproduction_has_its_power_beside_its_verdict(full_run):
     assert {r["study"] for r in valid} >= {"yao-2022-storybook-qag"}
     assert all("reproduction_power" in c and (c["reproduction_power"] or c["power_note"]) for c in claims)
     overview = " ".join((full_run / "results/summary/overview.rst").read_text().split())
-    verdicts = {v["study"]: v for v in rows_of(full_run / "results/summary/verdict.csv")}
-    for f in reproductions:  # every miss is on the front page (or, past its six studies, the verdict page)
+    labels = study_labels(v["study"] for v in rows_of(full_run / "results/summary/verdict.csv"))
+    for f in reproductions:  # every miss is on the front page, with its power
         first = next(g for g in found if g["study"] == f["study"] and g["finding"] == f["finding"])
         if first["holds"] in ("yes", "not measured") and f["holds"] == "no":
             shown = f"{float(f['power']):.2f}" if f["power"] else "n/a"
-            page = (
-                overview
-                if len(verdicts) <= FRONT_PAGE_STUDIES
-                else " ".join(verdicts[f["study"]]["not_recovered"].split())
-            )
-            group = page.split(f"{'-'.join(f['study'].split('-')[:2])} {f['experiment']}: ")[1].split(";")[0]
+            group = overview.split(f"{labels[f['study']]} {f['experiment']}: ")[1].split(";")[0]
             assert f["finding"] in [w.strip(",") for w in group.split()] and shown in group, (f, group)
     assert {(p["study"], p["finding"]) for p in planning} >= {(f["study"], f["finding"]) for f in found}
 

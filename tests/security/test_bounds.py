@@ -185,8 +185,10 @@ def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, t
         (lambda s: s.update(planning={"simulations": 100000}), "key planning.simulations: 100,000 is over the budget"),
         (
             lambda s: s.update(planning={"simulations": 5000, "evaluators": [2000], "items": [1000]}),
-            "key planning: simulations x the judgements of every planned design (evaluators x items x 2, summed over "
-            "the grid and planning.sizes) = 20,000,000,000, over the budget of 100,000,000",
+            (
+                "key planning: simulations x the judgements of every planned design (evaluators x items x 2, summed "
+                "over the grid and planning.sizes) = 20,000,000,000, over the budget of 100,000,000"
+            ),
         ),
         (  # inside the old budget (the largest design alone, 180 million cells) and past 4 minutes on 2 cores
             lambda s: s.update(planning={"simulations": 20, "evaluators": [3000], "items": [3000]}),

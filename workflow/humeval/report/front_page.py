@@ -8,10 +8,10 @@ import re
 
 import pandas as pd
 
+from humeval.report import study_labels
 from humeval.summary import conditions_differing
 
 __all__ = [
-    "FRONT_PAGE_STUDIES",
     "ONE_SCREEN_STUDIES",
     "console_summary",
     "misses_with_power",
@@ -126,6 +126,7 @@ def misses_with_power(found: pd.DataFrame) -> str:
     could hardly have seen it. Empty without misses."""
     first = found.groupby(["study", "finding"], sort=False)["holds"].transform("first")
     missed = found[first.isin(["yes", "not measured"]) & (found["holds"] == "no")]  # as verdict_rows counts them
+    labels = study_labels(found["study"])
     parts = []
     for (study, experiment), part in missed.groupby(["study", "experiment"], sort=False):
         powers = [f"{p:.2f}" if pd.notna(p) else "n/a" for p in part["power"]]
@@ -142,16 +143,15 @@ def misses_with_power(found: pd.DataFrame) -> str:
             if len(set(powers)) == 1
             else ", ".join(f"{f} {p}" for f, p in zip(part["finding"], powers))
         )
-        parts.append(f"{'-'.join(study.split('-')[:2])} {experiment}: {listed}")
+        parts.append(f"{labels[study]} {experiment}: {listed}")
     return "; ".join(parts)
 
 
-#: The most studies whose verdict rows the front page holds. The report's stylesheet sets the verdict from the
-#: page's top (Snakemake centred it vertically and cut the top of a page taller than the screen), so more rows
-#: scroll: six fit one screen at 1280x800 (750 px, :data:`ONE_SCREEN_STUDIES`), the nine shipped studies scroll
-#: from the top; past twelve the rows are on ``summary-verdict.html`` and the front page says so in one line
-#: (``test_e2e_report`` measures both at 1280x800 and 1920x1080).
-FRONT_PAGE_STUDIES = 12
+#: The report's stylesheet sets the verdict from the page's top (Snakemake centred it vertically and cut the top
+#: of a page taller than the screen), so every study's row is on the front page and more rows scroll: six fit one
+#: screen at 1280x800 (750 px), the nine shipped studies and more scroll from the top (``test_e2e_report``
+#: measures it at 1280x800 and 1920x1080; before, past twelve studies the rows were only on
+#: ``summary-verdict.html``, two clicks away).
 #: The most verdict rows that fit one screen at 1280x800 with the text above and below them.
 ONE_SCREEN_STUDIES = 6
 
@@ -159,6 +159,7 @@ ONE_SCREEN_STUDIES = 6
 def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
     """The verdict rows (:func:`verdict_rows`) as the table ``summary/verdict.csv`` and its page hold, with each
     study's findings not recovered and their power (:func:`misses_with_power`)."""
+    own = dict(iter(found.groupby("study", sort=False))) if "study" in found else {}  # one pass, not one per study
     return pd.DataFrame(
         [
             {
@@ -168,7 +169,7 @@ def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
                 "no_raw_data": v["no_raw_data"],
                 "no_measure": v["no_measure"],
                 "qra3_cv_star": v["qra3"],
-                "not_recovered": misses_with_power(found[found["study"] == v["study"]]),
+                "not_recovered": misses_with_power(own.get(v["study"], found.iloc[:0])),
             }
             for v in verdicts
         ],
@@ -205,44 +206,35 @@ def opens(page: str, path: str) -> str:
 
 
 def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = "") -> str:
-    """The report's landing page (included by workflow/report/workflow.rst), its verdict rows from the top
-    (:data:`FRONT_PAGE_STUDIES`). Per study the verdict (:func:`verdict_rows`) with a link that opens its card,
-    links that open the findings, the audit counts, the verdict, planning, the raw files and the run (each in one
-    click, :func:`opens`), and how many conditions differ from O's. No text of
-    a config, an export or a datasheet is on it: only counts, study names and experiment ids, each through
-    :func:`rst_text`; the condition names are in each study's conditions table (an escaped HTML page)."""
+    """The report's landing page (included by workflow/report/workflow.rst), its verdict rows from the top, one per
+    study, labelled by :func:`humeval.report.study_labels`. Per study the verdict (:func:`verdict_rows`) with a
+    link that opens its card; links that open the findings, the audit counts, the verdict, planning, the raw files
+    and the run (each in one click, :func:`opens`); how many conditions differ from O's. No text of a config, an
+    export or a datasheet is on it: only counts, study names and experiment ids, each through :func:`rst_text`;
+    the condition names are in each study's conditions table (an escaped HTML page)."""
+    labels = study_labels([v["study"] for v in verdicts])
     differing = "; ".join(
-        f"{rst_text('-'.join(st.split('-')[:2]))} {rst_text(d)}"
+        f"{rst_text(labels.get(st, st))} {rst_text(d)}"
         for st, a in audits.items()
         if (d := conditions_differing(a, names=False))
     )
-    if len(verdicts) <= FRONT_PAGE_STUDIES:
-        rows = [
-            [
-                f"`{rst_text('-'.join(v['study'].split('-')[:2]))} <card-{rst_text(v['study'])}_>`_",
-                rst_text(v["findings"]),
-                rst_text(v["numbers"]),
-                rst_text(f"{v['no_raw_data']} / {v['no_measure']}"),
-                rst_text(v["qra3"]),
-            ]
-            for v in verdicts
+    rows = [
+        [
+            f"`{rst_text(labels[v['study']])} <card-{rst_text(v['study'])}_>`_",
+            rst_text(v["findings"]),
+            rst_text(v["numbers"]),
+            rst_text(f"{v['no_raw_data']} / {v['no_measure']}"),
+            rst_text(v["qra3"]),
         ]
-        header = ["study", "findings hold", "numbers match", "no data / no measure", "QRA3 CV*"]
-        body = [rst_table(header, rows)]
-        if misses:
-            legend = "a valid analysis's power where the crossed model plans the finding; n/a: not estimated, the study's card says why"
-            line = f"Not recovered, with the power a study of its size had (`summary-planning.html <open-summary-planning_>`_; {legend}): "
-            body += [line + f"{rst_text(misses)}.", ""]
-        conditions = f" Conditions differing from O's: {differing or 'none stated'}."
-    else:  # the rows would push the page's top off the screen: they are on their own page
-        body = [
-            (
-                f"{len(verdicts)} studies; each study's verdict, and each finding not recovered, is on "
-                "`summary-verdict.html <open-summary-verdict_>`_."
-            ),
-            "",
-        ]
-        conditions = ""
+        for v in verdicts
+    ]
+    header = ["study", "findings hold", "numbers match", "no data / no measure", "QRA3 CV*"]
+    body = [rst_table(header, rows)]
+    if misses:
+        legend = "a valid analysis's power where the crossed model plans the finding; n/a: not estimated, the study's card says why"
+        line = f"Not recovered, with the power a study of its size had (`summary-planning.html <open-summary-planning_>`_; {legend}): "
+        body += [line + f"{rst_text(misses)}.", ""]
+    conditions = f" Conditions differing from O's: {differing or 'none stated'}."
     cards = [rst_text(v["study"]) for v in verdicts]
     targets = [opens(f"card-{study}", f"results/summary/card-{study}.html") for study in cards]
     targets += [opens(f"open-summary-{page}", f"results/summary/summary-{page}.html") for page in SUMMARY_PAGES]
@@ -252,7 +244,8 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
             "-----------------",
             "",
             "Findings that hold (`summary-findings.html <open-summary-findings_>`_), numbers matched or unrecomputed (`summary-audit.html <open-summary-audit_>`_),",
-            "QRA3 CV* (%). A study's name opens its card: findings, power, why numbers differ.",
+            "QRA3 CV* (%), as a sortable table on `summary-verdict.html <open-summary-verdict_>`_. A study's name opens",
+            "its card: findings, power, why numbers differ.",
             "",
             *body,
             (

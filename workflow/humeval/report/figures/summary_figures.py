@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from humeval.report import study_labels
 from humeval.report.figures.style import PALETTE, pyplot, save
 
 __all__ = ["cv_star_figure", "qra3_figure"]
@@ -33,9 +34,9 @@ def cv_star_labels(cv: pd.DataFrame) -> list[str]:
     >>> cv_star_labels(frame)
     ['a-1: X (as printed)', 'a-1: X (shifted +100)']
     """
-    tables = cv.groupby("study")["table"].nunique()
+    tables, short = cv.groupby("study")["table"].nunique(), study_labels(cv["study"])
     labels = [
-        f"{'-'.join(s.split('-')[:2])}{f' {t}' if tables[s] > 1 else ''}: {m} "
+        f"{short[s]}{f' {t}' if tables[s] > 1 else ''}: {m} "
         f"({'as printed' if recipe_shift(r) == 0 else f'shifted {recipe_shift(r):+g}'})"
         for s, t, m, r in zip(cv["study"], cv["table"], cv["measurand"], cv["recipe"])
     ]
@@ -140,8 +141,9 @@ def qra3_figure(qra3: pd.DataFrame, path_stem: str | Path, formats: tuple[str, .
     y = list(range(len(rows)))[::-1]
     ax.barh(y, rows["cv_star"], color=[PALETTE[studies.index(s) % len(PALETTE)] for s in rows["study"]])
     tables = rows.groupby(["study", "experiments"])["table"].nunique()  # a table named only where it tells apart
+    short = study_labels(rows["study"])
     labels = [
-        f"{'-'.join(s.split('-')[:2])}{f' {t}' if tables[(s, e)] > 1 else ''} ({e}): {c}"
+        f"{short[s]}{f' {t}' if tables[(s, e)] > 1 else ''} ({e}): {c}"
         for s, t, e, c in zip(rows["study"], rows["table"], rows["experiments"], rows["criterion"])
     ]
     ax.set_yticks(y, labels, fontsize=7)
