@@ -231,6 +231,34 @@ def batch_alpha_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): one alpha per batch, and the summary cells.
+
+    Notes
+    -----
+    Within batch b, alpha_b = 1 - D_o / D_e of its own units and coders (:func:`krippendorff_alpha_numbers`
+    gives the formula); the summary is the mean and the SD with n - 1 over the batches' alphas, and with
+    ``published`` over the recomputed alphas and the printed alphas of the batches whose exports are missing.
+    Every alpha of liu's run (its 27 recomputed batches among them) equals the textbook definition computed apart
+    to 1e-9 (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*, Annenberg School for Communication
+    Departmental Papers 43; Dinkar, Abercrombie & Rieser (2024), *ReproHum #0927-03*, HumEval 2024, Tables 1-4
+    (per-batch alphas of a crowdsourced reproduction).
+
+    Examples
+    --------
+    Batch 1: two raters on items (1, 1), (1, 2), (2, 2), nominal alpha 4/9 (:func:`krippendorff_alpha_numbers`);
+    batch 2: the same raters agree on (1, 1), (2, 2), alpha 1. Mean (4/9 + 1) / 2 = 0.7222, SD (5/9) / sqrt(2) =
+    0.3928.
+
+    >>> j = pd.DataFrame({"side": "R1", "batch": [1] * 6 + [2] * 4, "participant": ["a", "b"] * 5,
+    ...                   "item": [1, 1, 2, 2, 3, 3, 4, 4, 5, 5], "value": [1, 1, 1, 2, 2, 2, 1, 1, 2, 2]})
+    >>> out = batch_alpha_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", column="alpha", side="R1",
+    ...                           units=["item"], level="nominal", summary={"table": "t", "recomputed_row": "all",
+    ...                           "columns": {"mean": "mean", "sd": "sd"}})
+    >>> [(r, c, round(v, 4)) for r, c, v in zip(out["row"], out["column"], out["value"])]
+    [('1', 'alpha', 0.4444), ('2', 'alpha', 1.0), ('all', 'mean', 0.7222), ('all', 'sd', 0.3928)]
     """
     source = data.kept if frame == "kept" else data.tidy
     part = source[source["side"] == side]
@@ -292,6 +320,32 @@ def alpha_by_group_numbers(
     -------
     DataFrame
         Cells (table, row, column, alpha): one per group.
+
+    Notes
+    -----
+    Within each group, alpha = 1 - D_o / D_e over its coincidence matrix, as :func:`krippendorff_alpha_numbers`
+    gives it (the ``krippendorff`` package from the units x values counts); a group whose values are all one
+    value has no expected disagreement and is one line naming the entry, not an alpha. The function every alpha
+    goes through equals the textbook definition computed apart to 1e-9 on liu's and shardlow's runs
+    (``tests/test_e2e_r_crosscheck.py``); lux's agreement table uses this entry.
+
+    References
+    ----------
+    Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*, Annenberg School for Communication
+    Departmental Papers 43; Hayes & Krippendorff (2007), *Communication Methods and Measures* 1(1): 77-89.
+
+    Examples
+    --------
+    Two criteria rated by two raters: fluency on items (1, 1), (1, 2), (2, 2), nominal alpha 4/9; meaning on
+    (1, 1), (2, 2), alpha 1.
+
+    >>> j = pd.DataFrame({"side": "O", "criterion": ["fluency"] * 6 + ["meaning"] * 4,
+    ...                   "participant": ["a", "b"] * 5, "item": [1, 1, 2, 2, 3, 3, 1, 1, 2, 2],
+    ...                   "value": [1, 1, 1, 2, 2, 2, 1, 1, 2, 2]})
+    >>> out = alpha_by_group_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", by=["criterion"],
+    ...                              row="{criterion}", column="alpha", units=["item"], level="nominal")
+    >>> out.set_index("row")["value"].round(4).to_dict()
+    {'fluency': 0.4444, 'meaning': 1.0}
     """
     return one_cell_per_group(
         data, lambda part: krippendorff_alpha(part, units, level), table, by, row, column, labels, where, frame, variant
