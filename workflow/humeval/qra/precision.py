@@ -149,6 +149,32 @@ def cv_star_pairwise_entry(
         Cells: row ``<criterion>|<row label>``, one column per system and ``summary_column``; rows
         ``all|<row label>`` (the mean of the criterion levels). One summary row per criterion, experiment and
         system (type ``cv_star_pairwise``).
+
+    Notes
+    -----
+    For each experiment e, criterion and system, CV* over the two scores (reference, e), shifted to start at 0:
+    (1 + 1/(4n)) x (s / c4(n)) / |mean| x 100 with n = 2 (:func:`cv_star_entry` gives the terms), or with the plain
+    s where ``c4_correction`` is false, as yao's notebook computes it (1.125 x 100 x s / |mean|); the criterion
+    level is the mean of its systems' CV*, and ``all`` the mean of the criterion levels. yao's Table 5 (all 31 of its
+    printed cells that are recomputed) matches the printed two decimals in its audit.
+
+    References
+    ----------
+    Belz, Popovic & Mille (2022), "Quantified Reproducibility Assessment of NLP Results", *ACL 2022*: 16-28,
+    eq. 2; Belz & Thomson (2026), QRA3, Type I at system and criterion level (:mod:`humeval.qra.qra3`).
+
+    Examples
+    --------
+    One criterion, two systems: A scored 4.0 by O and 3.0 by R1 (CV* 28.4859, :func:`cv_star_entry`'s example),
+    B 2.0 by both (CV* 0); the criterion level and ``all`` are their mean, 14.2429.
+
+    >>> values = pd.DataFrame({"table": "s", "row": ["A", "B"] * 2, "column": ["O", "O", "R1", "R1"],
+    ...                        "value": [4.0, 2.0, 3.0, 2.0]})
+    >>> cells, _ = cv_star_pairwise_entry(values, values.iloc[:0], table="q", reference="O", experiments=["R1"],
+    ...     criteria=[{"name": "fluency", "systems": ["A", "B"], "score": {"table": "s", "row": "{system}",
+    ...                                                                   "column": "{experiment}"}}])
+    >>> [(row, column, round(value, 4)) for _, row, column, value in cells]
+    [('fluency|R1', 'A', 28.4859), ('fluency|R1', 'B', 0.0), ('fluency|R1', 'criterion', 14.2429), ('all|R1', 'criterion', 14.2429)]
     """
     from humeval.qra.qra3 import type1_measures
     from humeval.qra.qra3_tables import score_matrix
