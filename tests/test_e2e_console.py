@@ -6,6 +6,7 @@ import re
 
 import pytest
 import yaml
+from helpers import run_snakemake
 
 from humeval.intermediate import read_csv
 
@@ -29,9 +30,29 @@ def test_a_full_run_prints_a_line_per_job_and_ends_with_a_line_per_study(full_ru
     verdicts = read_csv(full_run / "results/summary/verdict.csv").fillna("")
     closing = lines[-len(studies) :]
     assert lines[-len(studies) - 1].startswith("Done. The report: snakemake --report results/report.html")
+    audit = read_csv(full_run / "results/summary/audit.csv").set_index("study")
     for line, row in zip(closing, verdicts.itertuples(index=False), strict=True):
+        # those that differ, the undiagnosed apart (issue 55: "29 of 42 match" read as 13 failures)
+        differ, undiagnosed = int(audit.loc[row.study, "mismatch"]), int(audit.loc[row.study, "mismatch_undiagnosed"])
+        notes = read_csv(full_run / "results" / row.study / "numbers.csv").fillna("")
+        mismatched = notes[notes["status"] == "mismatch"]
+        assert (differ, undiagnosed) == (len(mismatched), int(mismatched["note"].str.startswith("UNDIAGNOSED").sum()))
+        said = "" if not differ else f", {differ} differ, all diagnosed" if not undiagnosed else f", {differ} differ: "
+        if differ and undiagnosed:
+            said += f"{differ - undiagnosed} diagnosed, {undiagnosed} undiagnosed"
         assert line == (
-            f"{row.study}: findings {row.findings_hold} hold; {row.numbers_match} published numbers match; "
+            f"{row.study}: findings {row.findings_hold} hold; {row.numbers_match} published numbers match{said}; "
             f"results/{row.study}/"
         )
     assert [line.split(":")[0] for line in closing] == studies
+
+
+def test_a_rerun_with_nothing_to_do_prints_the_verdict_it_found(full_run):
+    """Issue 55: the user who reruns to see the result got "Nothing to be done" alone (Snakemake runs no
+    ``onsuccess`` then); the logger plugin prints the same closing lines from the results it found."""
+    rerun = run_snakemake(full_run)
+    lines = rerun.stdout.splitlines() + rerun.stderr.splitlines()
+    assert rerun.returncode == 0 and any(line.startswith("Nothing to be done") for line in lines), lines
+    console = (full_run / "console.txt").read_text().splitlines()
+    done = console.index(next(line for line in console if line.startswith("Done. The report")))
+    assert lines[lines.index(console[done]) :] == console[done:]

@@ -235,6 +235,13 @@ def printed_counts(audit: pd.DataFrame) -> dict[str, int]:
     return {f"{s}_printed": int((printed & audit["status"].eq(s)).sum()) for s in ("match", "mismatch")}
 
 
+def undiagnosed_mismatches(audit: pd.DataFrame) -> int:
+    """How many of the audit's mismatches have no diagnosis (the audit's ``UNDIAGNOSED`` note,
+    :data:`humeval.audit.UNDIAGNOSED`); the others carry the reason their config records."""
+    mismatch = audit["status"].eq("mismatch")
+    return int((mismatch & audit["note"].fillna("").str.startswith("UNDIAGNOSED")).sum())
+
+
 def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Per study, how many numbers have each status; and every mismatch with its note."""
     counts = pd.DataFrame(
@@ -245,6 +252,7 @@ def audit_summary(audits: dict[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.Dat
                 "published": int(audit["published"].notna().sum()),
                 **unrecomputed_counts(audit),
                 **printed_counts(audit),
+                "mismatch_undiagnosed": undiagnosed_mismatches(audit),
             }
             for study, audit in audits.items()
         ]

@@ -5,7 +5,8 @@ progress), 1,112 lines for a cold run of the six studies. This handler prints, p
 progress, its study and its stage (``[25/63] liu-2021-dexperts-fluency, job 5: metrics``), and
 passes everything else through Snakemake's own formatting: errors, warnings, a job's error report, a dry run's
 whole output, and any message it does not know as start-up noise. The workflow's ``onsuccess`` prints the closing
-summary (one line per study). Installed with the package (setup.py); measured cost in docs/performance.md.
+summary (one line per study); a run with nothing to do runs no ``onsuccess``, so this handler prints the same lines
+from the results it found (a user who reruns to see the verdict gets it, not only "Nothing to be done"). Installed with the package (setup.py); measured cost in docs/performance.md.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 import sys
 from dataclasses import dataclass
 
+from snakemake.common import NOTHING_TO_BE_DONE_MSG
 from snakemake_interface_logger_plugins.base import LogHandlerBase
 from snakemake_interface_logger_plugins.common import LogEvent
 from snakemake_interface_logger_plugins.settings import LogHandlerSettingsBase
@@ -79,6 +81,12 @@ class LogHandler(LogHandlerBase):
                 self.total = record.total
             elif event == LogEvent.JOB_FINISHED:
                 self.finished(*self.jobs.pop(record.job_id, ("", "job")))
+            elif record.msg == NOTHING_TO_BE_DONE_MSG:  # Snakemake runs no onsuccess then: the verdict is said here
+                from humeval.report.front_page import console_summary  # here: every other run spares its imports
+
+                self.write(self.format(record))
+                for line in console_summary("results/summary/verdict.csv"):
+                    self.write(line)
             elif event not in SUMMARISED and not str(record.msg or "").startswith(QUIET_PREFIXES):
                 self.write(self.format(record))
         except Exception:  # noqa: BLE001 - as logging.StreamHandler.emit: a handler never raises into Snakemake

@@ -74,6 +74,25 @@ def numbers_reproduced(record: dict) -> str:
     return f"{match} of {match + mismatch} (and {from_printed})"
 
 
+def mismatch_words(record: dict) -> str:
+    """The printed numbers that differ, the diagnosed kept apart from the undiagnosed (``summary/audit.csv``'s
+    ``mismatch`` and ``mismatch_undiagnosed``), so that "29 of 42 match" is not read as 13 failures; "" where none
+    differ.
+
+    >>> mismatch_words({"mismatch": 13, "mismatch_undiagnosed": 0})
+    '13 differ, all diagnosed'
+    >>> mismatch_words({"mismatch": 3, "mismatch_undiagnosed": 1})
+    '3 differ: 2 diagnosed, 1 undiagnosed'
+    """
+    differ, undiagnosed = int(record.get("mismatch", 0)), int(record.get("mismatch_undiagnosed", 0))
+    if not differ:
+        return ""
+    verb = "differs" if differ == 1 else "differ"
+    if not undiagnosed:
+        return f"{differ} {verb}, {'diagnosed' if differ == 1 else 'all diagnosed'}"
+    return f"{differ} {verb}: {differ - undiagnosed} diagnosed, {undiagnosed} undiagnosed"
+
+
 def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, studies: dict) -> list[dict]:
     """Per study, the reviewer's verdict: of the original's findings that hold in their first experiment (QRA Type
     IV claims and planning findings, ``summary/findings.csv``), how many hold in each reproduction that measures
@@ -102,6 +121,7 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
                 )
                 or "none stated",
                 "numbers": numbers_reproduced(record),
+                "mismatches": mismatch_words(record),
                 "no_raw_data": str(record["no_raw_data"]),
                 "no_measure": str(record["no_measure"])
                 + (f" (and {record['reason_not_stated']} unstated)" if record["reason_not_stated"] else ""),
@@ -166,6 +186,7 @@ def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
                 "study": v["study"],
                 "findings_hold": v["findings"],
                 "numbers_match": v["numbers"],
+                "numbers_differ": v["mismatches"],
                 "no_raw_data": v["no_raw_data"],
                 "no_measure": v["no_measure"],
                 "qra3_cv_star": v["qra3"],
@@ -177,6 +198,7 @@ def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
             "study",
             "findings_hold",
             "numbers_match",
+            "numbers_differ",
             "no_raw_data",
             "no_measure",
             "qra3_cv_star",
@@ -258,26 +280,33 @@ def overview_rst(verdicts: list[dict], audits: dict, raw: dict, misses: str = ""
     )
 
 
-def closing_lines(verdicts: pd.DataFrame) -> list[str]:
+def closing_lines(verdicts: list[dict]) -> list[str]:
     """The end of a run's console: where the report is, then one line per study of the verdict table
-    (``summary/verdict.csv``): its findings that hold, its published numbers recomputed, and its folder.
+    (``summary/verdict.csv``, its rows as dicts): its findings that hold, its published numbers recomputed, those
+    that differ with the undiagnosed apart (:func:`mismatch_words`), and its folder.
 
-    >>> frame = pd.DataFrame({"study": ["s"], "findings_hold": ["3 of 3 (R1)"], "numbers_match": ["11 of 11"]})
-    >>> closing_lines(frame)[1]
-    's: findings 3 of 3 (R1) hold; 11 of 11 published numbers match; results/s/'
+    >>> closing_lines([{"study": "s", "findings_hold": "3 of 3 (R1)", "numbers_match": "11 of 11", "numbers_differ": ""},
+    ...                {"study": "t", "findings_hold": "", "numbers_match": "29 of 42",
+    ...                 "numbers_differ": "13 differ, all diagnosed"}])[1:]
+    ['s: findings 3 of 3 (R1) hold; 11 of 11 published numbers match; results/s/', 't: no findings stated; 29 of 42 published numbers match, 13 differ, all diagnosed; results/t/']
     """
     lines = ["Done. The report: snakemake --report results/report.html; per study:"]
-    for row in verdicts.fillna("").itertuples(index=False):
-        held = f"findings {row.findings_hold} hold" if row.findings_hold else "no findings stated"
-        lines.append(f"{row.study}: {held}; {row.numbers_match} published numbers match; results/{row.study}/")
+    for row in verdicts:
+        held = f"findings {row['findings_hold']} hold" if row["findings_hold"] else "no findings stated"
+        differ = f", {row['numbers_differ']}" if row.get("numbers_differ") else ""
+        numbers = f"{row['numbers_match']} published numbers match{differ}"
+        lines.append(f"{row['study']}: {held}; {numbers}; results/{row['study']}/")
     return lines
 
 
 def console_summary(verdict_csv: str) -> list[str]:
-    """:func:`closing_lines` of the run's ``summary/verdict.csv`` (the clone's ``onsuccess``); nothing where the run
-    did not write the summary (a single target)."""
+    """:func:`closing_lines` of the run's ``summary/verdict.csv`` (the clone's ``onsuccess``, and the logger
+    plugin's answer to a run with nothing to do, which runs no ``onsuccess``); nothing where no run wrote the
+    summary (a single target). Read with the csv module: the console waits for no pandas import."""
+    import csv
     from pathlib import Path
 
-    from humeval.intermediate import read_csv
-
-    return closing_lines(read_csv(verdict_csv)) if Path(verdict_csv).is_file() else []
+    if not Path(verdict_csv).is_file():
+        return []
+    with open(verdict_csv, newline="", encoding="utf-8") as handle:
+        return closing_lines(list(csv.DictReader(handle)))
