@@ -7,6 +7,9 @@ a cold run of all enabled studies (the best of three, each from no results; all 
 time of all processes of the best), the same with ``--config planning=false`` (what planning adds), a no-op run, and reruns after a figure option, a published number, an edit
 of the figure style (``report/figures/style.py``, where it lives at the revision) and of a loader. Each is printed in seconds and as a ratio to the floor.
 
+Per rule, from Snakemake's benchmark of each job of the last cold run, the CPU seconds its jobs took, their wall
+seconds and the largest peak memory of one job, so that the largest cost can be found and cut (issue 56).
+
 With ``--per-study NAMES`` it also times the cold run of those studies alone against all enabled ones, each per
 study (wall and CPU), so that a cost per study can be compared in one invocation (issue 51: nine studies against
 the six before them).
@@ -135,6 +138,7 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     for tsv in sorted((work / "results/benchmarks/planning").glob("*.tsv")):  # the last cold run's planning jobs
         wall = float(tsv.read_text().splitlines()[-1].split("\t")[0])
         rows.append((f"  planning job, {tsv.stem.split('-')[0]} (Snakemake's benchmark)", wall))
+    rows += per_rule(work / "results/benchmarks")
     if "planning" in (work / "workflow/schemas/config.schema.yaml").read_text():
         without = []
         for _ in range(3):  # what planning adds: the same cold runs with --config planning=false
@@ -161,6 +165,34 @@ def measure(work: Path, snakemake: list[str], env: dict, floor_raw: Path | None)
     rows.append(("rerun: the figure style edited", timed(snakemake, work, env)))
     append(work / "workflow/humeval/loaders/tabular.py", "\n# benchmark edit\n")
     rows.append(("rerun: one loader edited", timed(snakemake, work, env)))
+    return rows
+
+
+def per_rule(benchmarks: Path) -> list[tuple[str, float | None]]:
+    """Where the last cold run's job time went, per rule, from Snakemake's benchmark of each job
+    (``results/benchmarks/<rule>/<study>.tsv``): its jobs' CPU seconds in all (``cpu_time``: the job's processes,
+    start-up and imports included), their wall seconds, and the largest peak memory (``max_rss``, MB) of one job;
+    rules by CPU, largest first. Rows whose seconds are CPU, not wall."""
+    import csv
+
+    totals = {}
+    for tsv in benchmarks.glob("*/*.tsv"):
+        with open(tsv, newline="") as handle:
+            last = list(csv.DictReader(handle, delimiter="\t"))[-1]
+        jobs, cpu, wall, rss = totals.get(tsv.parent.name, (0, 0.0, 0.0, 0.0))
+        measured = {  # Snakemake writes NA where it could not measure
+            key: float(last[key]) if last.get(key) not in (None, "", "NA", "-") else 0.0
+            for key in ("cpu_time", "s", "max_rss")
+        }
+        totals[tsv.parent.name] = (
+            jobs + 1,
+            cpu + measured["cpu_time"],
+            wall + measured["s"],
+            max(rss, measured["max_rss"]),
+        )
+    rows = [("  per rule (Snakemake's benchmarks): CPU of its jobs; wall, peak memory of one job", None)]
+    for rule, (jobs, cpu, wall, rss) in sorted(totals.items(), key=lambda item: -item[1][1]):
+        rows.append((f"    {rule} ({jobs} jobs; wall {wall:.1f} s, peak {rss:.0f} MB), CPU", cpu))
     return rows
 
 
