@@ -134,6 +134,33 @@ def mode_correlation_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): rows ``rho`` and ``p``, columns ``<condition>|<side>``.
+
+    Notes
+    -----
+    Per item, the mode of its ratings on each criterion as the authors' spreadsheet takes it (ties to the value of
+    the participant earliest in row order, :func:`spreadsheet_mode`; ``mode_sides`` takes a criterion's modes from
+    another side, as a published-mode switch); then Spearman's rho, the Pearson correlation of the two modes' ranks
+    (mid-ranks for ties) over the items both have, with the p of its t approximation t = rho sqrt((n - 2) /
+    (1 - rho^2)) on n - 2 df (scipy's ``spearmanr``). Every Spearman pair santhanam's metrics compute equals R's
+    ``cor.test(method = "spearman", exact = FALSE)``, rho and p, to 1e-9 (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    Santhanam & Shaikh (2019), *Towards Best Experiment Design for Evaluating Dialogue System Output*, INLG 2019;
+    Braggaar et al. (2022), *A reproduction study of methods for evaluating dialogue system output*, INLG 2022,
+    Table 9; Spearman (1904), *The American Journal of Psychology* 15(1): 72-101.
+
+    Examples
+    --------
+    One rater of three items (each mode is the rating): coherence 1, 2, 3 and readability 1, 3, 2 give rho = 1 -
+    6 x 2 / (3 x 8) = 0.5; t = 0.5 sqrt(1 / 0.75) = 0.577 on 1 df, p = 1 - (2 / pi) atan(0.577) = 2/3.
+
+    >>> j = pd.DataFrame({"side": "R1", "condition": "Likert", "participant": "a", "item": [1, 2, 3] * 2,
+    ...                   "criterion": ["coherence"] * 3 + ["readability"] * 3, "value": [1, 2, 3, 1, 3, 2]})
+    >>> people = pd.DataFrame({"side": ["R1"], "participant": ["a"], "row": [1]})
+    >>> out = mode_correlation_numbers(StudyData(j, j, people, j.iloc[:0]), table="t", conditions=["Likert"], side="R1")
+    >>> out.set_index("row")["value"].round(4).to_dict()
+    {'rho': 0.5, 'p': 0.6667}
     """
     out = []
     for condition in conditions:
@@ -170,6 +197,31 @@ def auto_correlation_numbers(
     DataFrame
         Cells (table, row, column, value): rows ``<criterion>`` and ``<criterion>|p``, columns
         ``<condition>|<side>``.
+
+    Notes
+    -----
+    Per condition and criterion, Spearman's rho (and its t-approximation p) between the per-item mode of the human
+    ratings (:func:`spreadsheet_mode`, as :func:`mode_correlation_numbers`) and the item's automatic score, over
+    the items both have (scipy's ``spearmanr``); every such pair of santhanam's run equals R's ``cor.test``
+    (``exact = FALSE``) to 1e-9 (``tests/test_e2e_r_crosscheck.py``).
+
+    References
+    ----------
+    Santhanam & Shaikh (2019), INLG 2019; Braggaar et al. (2022), INLG 2022, Table 8; Spearman (1904), *The
+    American Journal of Psychology* 15(1): 72-101.
+
+    Examples
+    --------
+    One rater's coherence modes 1, 2, 3 against automatic scores 0.1, 0.3, 0.2: ranks (1, 2, 3) and (1, 3, 2),
+    rho = 0.5 and p = 2/3 (:func:`mode_correlation_numbers`' example).
+
+    >>> j = pd.DataFrame({"side": ["R1"] * 3 + ["auto"] * 3, "condition": "Likert", "participant": "a",
+    ...                   "item": [1, 2, 3] * 2, "criterion": "coherence", "value": [1, 2, 3, 0.1, 0.3, 0.2]})
+    >>> people = pd.DataFrame({"side": ["R1"], "participant": ["a"], "row": [1]})
+    >>> out = auto_correlation_numbers(StudyData(j, j, people, j.iloc[:0]), table="t", conditions=["Likert"],
+    ...                                criteria=["coherence"], side="R1", auto_side="auto")
+    >>> out.set_index("row")["value"].round(4).to_dict()
+    {'coherence': 0.5, 'coherence|p': 0.6667}
     """
     out = []
     for condition in conditions:
