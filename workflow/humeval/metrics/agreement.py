@@ -331,8 +331,7 @@ def alpha_by_group_numbers(
 
     References
     ----------
-    Krippendorff (2011), *Computing Krippendorff's Alpha-Reliability*, Annenberg School for Communication
-    Departmental Papers 43; Hayes & Krippendorff (2007), *Communication Methods and Measures* 1(1): 77-89.
+    Krippendorff (2011) and Hayes & Krippendorff (2007), as :func:`krippendorff_alpha_numbers` cites them.
 
     Examples
     --------
