@@ -136,6 +136,32 @@ def test_every_effect_interval_holds_its_estimate(full_run):
     assert checked > 0
 
 
+def test_a_modelled_findings_interval_and_safeguard_use_the_crossed_models_standard_error(full_run):
+    """Issue 53: where the crossed model plans a tested finding (yao's Y1 and Y2), its 95% interval and its
+    safeguard effect come from the model's standard error of the difference at the pilot's design, not from the
+    one its paper's test implies (|d| / z at its p, judgements taken as independent), which is smaller: the
+    safeguard effect is d - 0.8416 of the model's SE."""
+    from scipy.stats import norm
+
+    from humeval.findings import SAFEGUARD_Z, Z95
+
+    metrics = {
+        (r["table"], r["row"], r["column"]): float(r["value"])
+        for r in rows_of(full_run / "results/yao-2022-storybook-qag/intermediate/metrics.csv")
+    }
+    power = rows_of(full_run / "results/yao-2022-storybook-qag/planning/power.csv")
+    for finding, criterion in (("Y1", "Readability"), ("Y2", "Question Relevance")):
+        rows = [r for r in power if r["finding"] == finding and r["method"] == "model" and r["design"] == "planned"]
+        observed = next(r for r in rows if r["basis"] == "observed")
+        d, low, high = (number(observed[k]) for k in ("effect", "effect_low", "effect_high"))
+        se = (high - low) / (2 * Z95)
+        naive = abs(d) / norm.isf(metrics["table4", f"{criterion}|{observed['pilot']}", "p"] / 2)
+        assert se > 1.1 * naive, (finding, se, naive)  # the paper's test's SE is too small by the model's own fit
+        safeguard = {number(r["effect"]) for r in rows if r["basis"] == "safeguard"}
+        assert len(safeguard) == 1, (finding, safeguard)  # one safeguard effect, at every design
+        assert safeguard.pop() == pytest.approx(max(0.0, d - SAFEGUARD_Z * se), abs=1e-12), finding
+
+
 def test_designs_are_stated_in_real_people(full_run):
     """liu's R1 is planned as its 77 people (not as 2,880 pilot-equivalent workers), its power said to be an upper
     bound (its pilot's people judged once, so the draws hold no person effect); santhanam's findings are

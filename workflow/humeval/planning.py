@@ -349,6 +349,12 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             # estimate (santhanam's C6, 16 comparisons: draws centred on 0.154 against 0.244; percentiles
             # [0.055, 0.225] excluded it).
             se = float(np.std(spread, ddof=1))
+        model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
+        if isinstance(model, ModelFinding) and model.test is not None and np.isfinite(se):
+            # Tested and modelled: the SE the crossed model gives the difference at the pilot's design, not the one
+            # its test implies, which takes judgements as independent (yao's Y2: 0.0608 from t = 1.978), for the
+            # interval and the safeguard basis alike (issue 53)
+            se = model.standard_error(model.layout(people, items, max(1, round(per_item))))
         low, high = effect - Z95 * se, effect + Z95 * se
         common = {
             "finding": finding["id"],
@@ -362,7 +368,6 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             if not evaluate(finding, pilot_values, label)
             else []
         )
-        model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
         why = "" if model else models[finding["id"]]
         done, beyond = {}, ""
         stated = ["variance components as stated in planning.components"] if model and model.stated else []

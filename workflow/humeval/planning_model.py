@@ -186,17 +186,11 @@ class ModelFinding:
         2014), its minimum detectable effect (``valid_mde``), and the rate at which the paper's test (Student's t
         on judgements taken as independent) sees the finding hold at zero effect (``null_rate``; nominal 0.025).
         NaN for an untested finding (a probability of the same direction has no test to be valid)."""
-        from humeval.crossed_model import (
-            analytic_power,
-            mean_difference_sd,
-            minimum_detectable,
-            naive_standard_error,
-            valid_df,
-        )
+        from humeval.crossed_model import analytic_power, minimum_detectable, naive_standard_error, valid_df
 
         if self.test is None:
             return {"valid": float("nan"), "valid_mde": float("nan"), "null_rate": float("nan")}
-        sd = mean_difference_sd(lay, self.components, 0, 1)
+        sd = self.standard_error(lay)
         df = valid_df(lay, self.components, 0, 1)
         naive = naive_standard_error(lay, self.components, 0, 1)
         return {
@@ -204,6 +198,15 @@ class ModelFinding:
             "valid_mde": minimum_detectable(sd, sd, df, self.alpha),
             "null_rate": analytic_power(0.0, sd, naive, lay.group.size - 2, self.alpha),
         }
+
+    def standard_error(self, lay) -> float:
+        """The standard error of the finding's difference of means in the design ``lay`` under the crossed model
+        (:func:`humeval.crossed_model.mean_difference_sd`, Westfall, Kenny & Judd 2014, eq. 5): the SE a valid
+        analysis has, against which the one the paper's test implies (judgements taken as independent) is too
+        small where evaluators or items vary."""
+        from humeval.crossed_model import mean_difference_sd
+
+        return float(mean_difference_sd(lay, self.components, 0, 1))
 
     def mde(self, lay) -> float:
         """The smallest effect the design recovers with 80% power (untested: in the same direction 80% of the
