@@ -91,6 +91,31 @@ def answer_share_numbers(
     -------
     DataFrame
         Cells (table, row, column, value): per system and answer, count / the system's total.
+
+    Notes
+    -----
+    share(s, a) = n(s, a) / sum_b n(s, b), times 100 on the ``percent`` scale, from the printed counts as the
+    aggregate states them (every system must give the same answers, and sum to ``total`` where it is stated). lux's
+    original is known only from its counts as the reproduction's script transcribes them: five of its six
+    percentages match the printed ones in its audit (FastSpeech baseline 63 of 202 = 31.19, printed 31); the sixth,
+    FastSpeech "about equal" 43.56, is printed 43, a diagnosed mismatch.
+
+    References
+    ----------
+    Lux & Vu (2022), *Language-Agnostic Meta-Learning for Low-Resource Text-to-Speech with Articulatory Features*,
+    ACL 2022 (the human preference test); ReproNLP 2023 reproduction, repository manhue/repronlp2023_lux_and_vu,
+    ``compute_pearson_and_coefficient_of_variation.py`` (the counts).
+
+    Examples
+    --------
+    One system judged 3 times better, once worse: 75 and 25 per cent.
+
+    >>> config = {"published_aggregates": [{"id": "c", "kind": "answer_counts", "column": "{answer}",
+    ...                                     "counts": {"A": {"better": 3, "worse": 1}}}]}
+    >>> j = pd.DataFrame({"side": []})
+    >>> out = answer_share_numbers(StudyData(j, j, j, j, config=config), table="t", aggregate="c")
+    >>> list(zip(out["row"], out["column"], out["value"]))
+    [('A', 'better', 75.0), ('A', 'worse', 25.0)]
     """
     from humeval.aggregates import answer_count_rows
 
