@@ -147,6 +147,30 @@ def sentence_average_numbers(data: StudyData, *, table: str, side: str, units: l
     -------
     DataFrame
         Cells (table, row, column, value): rows ``<unit>|<system label>``, the mean rank.
+
+    Notes
+    -----
+    For unit u and system s, r(u, s) = (1 / n_u) sum_k rank_k(u, s) over the n_u valid rankings of u
+    (:func:`sentence_average_ranks`); a listed unit without a valid ranking is one line naming it. shardlow's two
+    example sentences of Table 5 are recomputed from the original's rankings; its study file gives printed
+    averages only for the reproduction's, whose rankings are not public, so nothing here is compared with a
+    printed number yet (the audit: recomputed only, and published only).
+
+    References
+    ----------
+    Shardlow & Nawaz (2019), *Neural Text Simplification of Clinical Letters with a Domain Specific Phrase Table*,
+    ACL 2019, Table 5; Mondella, Lai & Nissim (2024), *ReproHum #0892-01*, HumEval 2024, Table 5.
+
+    Examples
+    --------
+    Unit u1 ranked twice: a 1 then 2, b 2 then 1, so both average 1.5; unit u2 is not listed.
+
+    >>> j = pd.DataFrame({"side": "O", "item": ["u1"] * 4 + ["u2"] * 2, "system": ["a", "b"] * 3,
+    ...                   "value": [1, 2, 2, 1, 1, 2]})
+    >>> out = sentence_average_numbers(StudyData(j, j, j, j.iloc[:0], config={"systems": [{"code": "a"},
+    ...                                {"code": "b"}]}), table="t", side="O", units=["u1"], column="avg")
+    >>> list(zip(out["row"], out["value"]))
+    [('u1|a', 1.5), ('u1|b', 1.5)]
     """
     labels = data.system_labels()
     kept = data.kept[(data.kept["side"] == side) & (data.kept["item"].astype(str).isin([str(u) for u in units]))]
