@@ -352,8 +352,8 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
         model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
         if isinstance(model, ModelFinding) and model.test is not None and np.isfinite(se):
             # Tested and modelled: the SE the crossed model gives the difference at the pilot's design, not the one
-            # its test implies, which takes judgements as independent (yao's Y2: 0.0608 from t = 1.978), for the
-            # interval and the safeguard basis alike (issue 53)
+            # its test implies, which takes judgements as independent (yao's Y2: 0.109 from t = 1.978, against the
+            # model's 0.123), for the interval and the safeguard basis alike (issue 53)
             se = model.standard_error(model.layout(people, items, max(1, round(per_item))))
         low, high = effect - Z95 * se, effect + Z95 * se
         common = {

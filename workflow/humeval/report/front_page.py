@@ -167,12 +167,10 @@ def misses_with_power(found: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-#: The report's stylesheet sets the verdict from the page's top (Snakemake centred it vertically and cut the top
-#: of a page taller than the screen), so every study's row is on the front page and more rows scroll: six fit one
-#: screen at 1280x800 (750 px), the nine shipped studies and more scroll from the top (``test_e2e_report``
-#: measures it at 1280x800 and 1920x1080; before, past twelve studies the rows were only on
-#: ``summary-verdict.html``, two clicks away).
-#: The most verdict rows that fit one screen at 1280x800 with the text above and below them.
+#: The most verdict rows that fit one screen at 1280x800 (750 px) with the text above and below them. Every
+#: study's row is on the front page: the report's stylesheet sets the verdict from the page's top (Snakemake
+#: centred it vertically and cut the top of a taller page), so more rows scroll from the top (``test_e2e_report``
+#: measures it at 1280x800 and 1920x1080).
 ONE_SCREEN_STUDIES = 6
 
 
