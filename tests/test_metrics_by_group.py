@@ -3,6 +3,7 @@ kappa and ICC by group."""
 
 import itertools
 
+import numpy as np
 import pandas as pd
 import pytest
 from helpers import REPO, trueskill_in_order
@@ -395,6 +396,44 @@ def test_trueskill_ratings_equal_the_trueskill_package_run_on_the_raw_file_in_it
     shuffled = choice_rating_numbers(study, table="t", method="trueskill", order="shuffled", seed=7)
     assert shuffled.equals(choice_rating_numbers(study, table="t", method="trueskill", order="shuffled", seed=7))
     assert not shuffled["value"].equals(out["value"])  # the order of updates matters, so it is stated
+
+
+def test_the_notebooks_bootstrap_is_sklearn_resample_under_random_seed_and_skips_what_it_cannot_read():
+    """``resampler: seeded_resample`` draws what TrueSkill.ipynb draws (Python's random.seed, one seed per resample
+    from random.sample, sklearn.utils.resample with that seed), and ``ties: skip`` rates each resample as the
+    notebook's loop does, calling trueskill.rate_1vs1 only for the choices it can read: the interval equals the
+    package's on the same resamples."""
+    import random
+
+    from sklearn.utils import resample
+
+    from humeval.metrics.choice_ratings import resample_rows
+
+    raw, study = toy_pairwise_data()
+    random.seed(42069)
+    seeds = random.sample(range(1000000000), 40)
+    expected = [resample(list(range(len(raw))), replace=True, n_samples=len(raw), random_state=s) for s in seeds]
+    assert resample_rows(len(raw), 40, 42069, "seeded_resample").tolist() == expected
+    mus = {s: [] for s in "ABC"}
+    for rows in expected:
+        readable = raw.iloc[rows]
+        readable = readable[readable["choice"] != "tie"]  # the notebook's 'error' records: drawn, not rated
+        for system, rating in trueskill_in_order(readable).items():
+            mus[system].append(rating.mu)
+    out = choice_rating_numbers_cells(study, resamples=40, resampler="seeded_resample", ties="skip", seed=42069)
+    for system, values in mus.items():
+        assert out[(system, "mu_low")] == pytest.approx(np.percentile(values, 2.5), abs=1e-12)
+        assert out[(system, "mu_high")] == pytest.approx(np.percentile(values, 97.5), abs=1e-12)
+    skipped = choice_rating_numbers_cells(study, ties="skip")
+    no_ties = trueskill_in_order(raw[raw["choice"] != "tie"])
+    assert skipped[("A", "mu")] == pytest.approx(no_ties["A"].mu, abs=1e-12)
+
+
+def choice_rating_numbers_cells(study, **params) -> dict:
+    from humeval.metrics.choice_ratings import choice_rating_numbers
+
+    out = choice_rating_numbers(study, table="t", method="trueskill", **params)
+    return out.set_index(["row", "column"])["value"].to_dict()
 
 
 def test_bradley_terry_strengths_solve_the_likelihood_equations_on_the_raw_file():
