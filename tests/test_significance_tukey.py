@@ -66,6 +66,19 @@ def test_a_caller_that_reads_one_pair_gets_that_pair_alone_and_the_same_p():
     one = k_sample_numbers(wanted, **entry).set_index(["row", "column"])["value"]
     assert set(one.index.get_level_values(0)) == {"B vs D"} and len(everything) == 24
     assert one[("B vs D", "p")] == everything[("B vs D", "p")]
+    # no interval end is read, so none is searched for (the studentized range's quantile): NaN, not a number
+    assert one[["B vs D"]].isna().to_dict() == {
+        ("B vs D", "diff"): False,
+        ("B vs D", "p"): False,
+        ("B vs D", "ci_low"): True,
+        ("B vs D", "ci_high"): True,
+    }
+    # a caller that reads an interval end gets it, and the same as the full table's
+    reads_interval = StudyData(
+        kept=kept, tidy=kept, participants=empty, exclusions=empty, wanted=frozenset({("t", "B vs D", "ci_high")})
+    )
+    interval = k_sample_numbers(reads_interval, **entry).set_index(["row", "column"])["value"]
+    assert interval[("B vs D", "ci_low")] == everything[("B vs D", "ci_low")]
 
 
 @pytest.mark.parametrize("margin", [0.3, 0.7, 1.5])
