@@ -40,6 +40,28 @@ def count_numbers(data: StudyData, *, table: str, rows: dict[str, dict], column:
     -------
     DataFrame
         Cells (table, row, column, count): one per row label.
+
+    Notes
+    -----
+    A count is |F| for the chosen frame F after its filters, or |{distinct (c_1, ..., c_m)}| over the ``distinct``
+    columns (pandas ``drop_duplicates``). The design counts a reproduction report states first (HEDS, the Human
+    Evaluation Datasheet, sections 3 and 4: evaluators, items, judgements, and how many were excluded and why)
+    are therefore numbers the audit checks against the paper like any other.
+
+    References
+    ----------
+    Shimorina & Belz (2022), "The Human Evaluation Datasheet: A Template for Recording Details of Human
+    Evaluation Experiments in NLP", *Proc. of the 2nd Workshop on Human Evaluation of NLP Systems (HumEval)*.
+
+    Examples
+    --------
+    Four judgements by two participants on three items: 4 judgements, 2 distinct participants.
+
+    >>> j = pd.DataFrame({"side": "R1", "participant": ["p1", "p1", "p2", "p2"], "item": ["a", "b", "a", "c"]})
+    >>> out = count_numbers(StudyData(j, j, j, j.iloc[:0]), table="t",
+    ...                     rows={"judgements": {}, "people": {"distinct": ["participant"]}})
+    >>> dict(zip(out["row"], out["value"]))
+    {'judgements': 4.0, 'people': 2.0}
     """
     frames = {
         "tidy": data.tidy,

@@ -297,6 +297,24 @@ def position_bias_numbers(
     DataFrame
         One cell (table, row, column, share).
 
+    Notes
+    -----
+    share_A = #{value = +1} / N over the N kept pairwise judgements of ``side`` (+1: the system shown first, A,
+    chosen; -1: B; 0: a tie). Without position bias, and with each system shown first as often as second, its
+    expectation is (1 - t) / 2 for a tie rate t, 0.5 without ties; a share far from it says the order of
+    presentation moved the choices (a binomial test of the A choices against the B choices, ties left out,
+    is ``pairwise_tally``'s ``sign_p`` on a side whose systems are the positions).
+
+    References
+    ----------
+    David (1988), *The Method of Paired Comparisons*, 2nd ed., Griffin (order effects in paired comparisons);
+    Wang et al. (2024), "Large Language Models are not Fair Evaluators", *ACL 2024* (position bias of pairwise
+    judges).
+
+    Examples
+    --------
+    Two of four judgements chose A, one chose B, one is a tie: 2 / 4 = 0.5.
+
     >>> j = pd.DataFrame({"side": "r", "response_type": "pairwise", "value": [1, 1, -1, 0]})
     >>> position_bias_numbers(StudyData(j, j, pd.DataFrame(), pd.DataFrame()), table="t", side="r")["value"].tolist()
     [0.5]

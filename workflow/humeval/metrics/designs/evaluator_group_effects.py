@@ -151,6 +151,33 @@ def effect_size_diff_numbers(
     DataFrame
         Cells (table, row, column, value): rows ``<G1>/<G2>|<task>``, columns the criterion labels with
         ``_lo``/``_hi`` interval columns.
+
+    Notes
+    -----
+    Delta(G1, G2) = (1 / P) sum over the P bot pairs (a, b) of |ES_G1(a, b) - ES_G2(a, b)|. Likert: Cohen's
+    d = (mean_a - mean_b) / s_pooled, s_pooled^2 = ((n_a - 1) s_a^2 + (n_b - 1) s_b^2) / (n_a + n_b - 2)
+    (:func:`cohens_d`); pairwise: Cohen's h = 2 asin sqrt(p_a) - 2 asin sqrt(p_b), p_x = wins / (wins + losses)
+    of bot x over all its comparisons, ties left out (:func:`cohens_h`). One annotation per item and group
+    (``sampler``), so that units are independent; the interval resamples each group's units apart (scipy's
+    ``bootstrap``, BCa for Likert, percentile for pairwise, as the authors' code). The paper draws these
+    (no printed number to audit); tests/test_e2e_finch.py checks each interval holds its estimate.
+
+    References
+    ----------
+    Cohen (1988), *Statistical Power Analysis for the Behavioral Sciences*, 2nd ed., Erlbaum (d, h); Efron (1987),
+    "Better Bootstrap Confidence Intervals", *JASA* 82(397): 171-185 (BCa); Finch, Finch & Choi (2024),
+    "Exploring the Impact of Human Evaluator Group on Chat-Oriented Dialogue Evaluation", *LREC-COLING 2024*.
+
+    Examples
+    --------
+    The per-pair effects Delta averages: bot 0 rated 1, 2, 3 and bot 1 rated 2, 3, 4 (pooled SD 1, d = -1); bot 0
+    won both its comparisons and bot 1 lost all three (h = 2 asin 1 - 2 asin 0 = pi).
+
+    >>> cohens_d(np.array([1., 2, 3, 2, 3, 4]), np.array([0, 0, 0, 1, 1, 1]), [(0, 1)]).round(6).tolist()
+    [-1.0]
+    >>> a, b, v = np.array([0, 0, 1, 0]), np.array([1, 1, 2, 2]), np.array([1, 1, -1, 0])
+    >>> round(float(cohens_h(a, b, v, [(0, 1)])[0]), 6)
+    3.141593
     """
     codes = {code: k for k, code in enumerate(data.system_labels())}
     bot_pairs = list(combinations(range(len(codes)), 2))
@@ -191,6 +218,24 @@ def likert_mean_numbers(data: StudyData, *, table: str, sampler: dict, criteria:
     DataFrame
         Cells (table, row, column, value): rows ``<group>|<bot>``, columns the criterion labels with
         ``_lo``/``_hi`` interval columns.
+
+    Notes
+    -----
+    Per group, bot and criterion over the singly annotated dialogues (``sampler``): mean +- t_{0.975, n-1} s /
+    sqrt(n), s the sample SD (n - 1), the t interval of a mean (scipy's ``t.ppf``).
+
+    References
+    ----------
+    Student (1908), "The Probable Error of a Mean", *Biometrika* 6(1): 1-25; Finch, Finch & Choi (2024),
+    *LREC-COLING 2024* (the per-group Likert means).
+
+    Examples
+    --------
+    One group rates one bot 3, 4 and 5: mean 4, SD 1, half-width t_{0.975, 2} / sqrt(3) = 2.4841.
+
+    >>> from scipy import stats
+    >>> round(float(stats.t.ppf(0.975, 2) * 1.0 / np.sqrt(3)), 4)
+    2.4841
     """
     from scipy import stats
 
@@ -216,6 +261,27 @@ def pairwise_win_numbers(data: StudyData, *, table: str, sampler: dict, criteria
     DataFrame
         Cells (table, row, column, value): rows ``<group>|<bot>``, columns the criterion labels (win share),
         ``<label>_wintie``, and ``_lo``/``_hi`` interval columns.
+
+    Notes
+    -----
+    Per group, bot and criterion over n singly annotated comparisons with W wins and T ties: win share p = W / n,
+    win-or-tie share (W + T) / n, and the Wilson score interval of p, (p + z^2/2n +- z sqrt(p(1 - p)/n +
+    z^2/4n^2)) / (1 + z^2/n) with z = 1.96 (scipy's ``binomtest(W, n).proportion_ci(method="wilson")``).
+
+    References
+    ----------
+    Wilson (1927), "Probable Inference, the Law of Succession, and Statistical Inference", *JASA* 22(158):
+    209-212; Finch, Finch & Choi (2024), *LREC-COLING 2024* (the per-group win
+    shares).
+
+    Examples
+    --------
+    7 wins in 10 comparisons: the Wilson interval of 0.7.
+
+    >>> from scipy import stats
+    >>> ci = stats.binomtest(7, 10).proportion_ci(method="wilson")
+    >>> round(float(ci.low), 4), round(float(ci.high), 4)
+    (0.3968, 0.8922)
     """
     from scipy import stats
 
