@@ -138,6 +138,29 @@ def group_agreement_numbers(
     -------
     DataFrame
         Cells (table, row, column, alpha): rows ``<a>/<b>`` and ``<group>``, columns the criterion labels.
+
+    Notes
+    -----
+    Krippendorff's alpha = 1 - D_o / D_e (observed over expected disagreement, from the coincidence matrix of
+    the pairable values; the ``krippendorff`` package), at ``level``. Between groups a and b the two coders are
+    the groups, each contributing its one sampled annotation of an item (``sampler``); within a group the coders
+    are an item's first and second annotation.
+
+    References
+    ----------
+    Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", Annenberg School for Communication
+    Departmental Papers 43; Finch, Finch & Choi (2024), "Exploring the Impact of Human Evaluator Group on
+    Chat-Oriented Dialogue Evaluation", *LREC-COLING 2024* (Table 3).
+
+    Examples
+    --------
+    Two groups code three items 1, 2, 1 and 1, 2, 2 (nominal): coincidences o_11 = o_22 = 2, o_12 = o_21 = 1 of n =
+    6 values, D_o = 2 / 6 and D_e = 2 x 3 x 3 / (6 x 5) = 0.6, so alpha = 1 - (1/3) / 0.6 = 0.4444.
+
+    >>> a = pd.DataFrame({"category": "likert", "item": ["i1", "i2", "i3"], "criterion": "q", "value": [1, 2, 1]})
+    >>> b = a.assign(value=[1, 2, 2])
+    >>> round(float(between_group_alpha(a, b, "nominal")["q"]), 4)
+    0.4444
     """
     part = data.kept[data.kept["category"] == category]
     rows = annotation_rows(part)
@@ -171,6 +194,28 @@ def group_count_numbers(data: StudyData, *, table: str, groups: list[str]) -> pd
     DataFrame
         Cells (table, row, column, count): columns ``evaluators``, ``likert_total`` and ``likert_double``
         (dialogues with one or more, and exactly two, annotations), ``pairwise_total`` and ``pairwise_double``.
+
+    Notes
+    -----
+    Per group: the distinct participants; per task, the items (dialogues, or unordered pairs of dialogues) with
+    at least one annotation and those with exactly two (distinct work units), the items on which a within-group
+    agreement can be computed.
+
+    References
+    ----------
+    Finch, Finch & Choi (2024), "Exploring the Impact of Human Evaluator Group on Chat-Oriented Dialogue
+    Evaluation", *LREC-COLING 2024* (Table 2).
+
+    Examples
+    --------
+    Three people in group G: dialogue d1 annotated twice, d2 once, one pair once.
+
+    >>> j = pd.DataFrame({"side": "G", "participant": ["p1", "p2", "p1", "p3"],
+    ...                   "category": ["likert", "likert", "likert", "pairwise"], "item": ["d1", "d1", "d2", "x"],
+    ...                   "pair": ["", "", "", "a|b"], "work_unit": ["w1", "w2", "w3", "w4"]})
+    >>> out = group_count_numbers(StudyData(j, j, j, j.iloc[:0]), table="t", groups=["G"])
+    >>> dict(zip(out["column"], out["value"]))
+    {'evaluators': 3.0, 'likert_total': 2.0, 'likert_double': 1.0, 'pairwise_total': 1.0, 'pairwise_double': 0.0}
     """
     out = []
     for group in groups:

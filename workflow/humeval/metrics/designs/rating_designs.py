@@ -351,6 +351,29 @@ def reliability_correlation_numbers(
     DataFrame
         Cells: rows = conditions with columns ``r``, ``p``, ``n``, ``items_coherence``, ``items_readability``;
         in ``points_table`` rows ``<condition>|<participant>`` with one column per criterion.
+
+    Notes
+    -----
+    Per criterion, participant j's reliability is rho_j = Spearman(x_j, mean of x_k over k != j) over the items
+    (:func:`leave_one_out_reliability`: Pearson's r of the ranks, ties averaged; NaN where x_j is constant); then
+    r = Spearman(rho_coherence, rho_readability) across the participants with both, and its p (scipy's
+    ``spearmanr``). A high r says that a participant who agrees with the others on one
+    criterion agrees on the other: rater reliability is a property of the rater, not of the criterion.
+
+    References
+    ----------
+    Santhanam & Shaikh (2019), "Towards Best Experiment Design for Evaluating Dialogue System Output", *INLG
+    2019* (Figure 1); Braggaar et al. (2022), *INLG 2022* (its reproduction).
+
+    Examples
+    --------
+    Three participants rate four items 1 2 3 4, 1 2 3 4 and 2 1 4 3: the first two against the others' means
+    1.5 1.5 3.5 3.5 give rho = 4 / (2 sqrt 5) = 0.8944; the third against 1 2 3 4 gives rho = 3 / 5 = 0.6.
+
+    >>> f = pd.DataFrame({"participant": ["p1"] * 4 + ["p2"] * 4 + ["p3"] * 4, "item": list("abcd") * 3,
+    ...                   "value": [1, 2, 3, 4, 1, 2, 3, 4, 2, 1, 4, 3]})
+    >>> leave_one_out_reliability(f).round(4).to_dict()
+    {'p1': 0.8944, 'p2': 0.8944, 'p3': 0.6}
     """
     if duplicate_tags not in (None, "collapse_last"):
         raise HumevalError(f"metric reliability_correlation: duplicate_tags {duplicate_tags!r} is not collapse_last")
@@ -472,6 +495,27 @@ def fre_agreement_numbers(
     DataFrame
         Cells (table, row, column, value): row = the condition, columns ``n`` (items), ``exact`` (the share equal
         at 2 decimals), ``within_1`` (the share within 1 point) and ``spearman``.
+
+    Notes
+    -----
+    FRE = 206.835 - 1.015 (words / sentences) - 84.6 (syllables / words) of each item's context and response
+    (textacy's ``flesch_reading_ease``: its syllables by pyphen's hyphenation, its sentences by spaCy), against
+    the authors' automatic score of the same item: the share equal after rounding both to 2 decimals, the share
+    within 1 point, and Spearman's rho. Differences come from sentence splitting (the authors' spaCy model
+    against the blank pipeline's sentencizer) and tokenisation, not from the formula.
+
+    References
+    ----------
+    Flesch (1948), "A new readability yardstick", *Journal of Applied Psychology* 32(3): 221-233; Santhanam &
+    Shaikh (2019), *INLG 2019* (the automatic readability of its items).
+
+    Examples
+    --------
+    "The cat sat.": 3 words, 1 sentence, 3 syllables, so 206.835 - 1.015 x 3 - 84.6 x 1 = 119.19 (textacy gives
+    the same).
+
+    >>> round(206.835 - 1.015 * (3 / 1) - 84.6 * (3 / 3), 2)
+    119.19
     """
     frame = data.tidy[(data.tidy["side"] == side) & (data.tidy["condition"] == condition)]
     if "context_text" not in frame.columns or "response_text" not in frame.columns:
