@@ -1,4 +1,5 @@
-"""The console's logger plugin (workflow/snakemake_logger_plugin_humeval) fed Snakemake's own log records: a job
+"""The console's logger plugin (workflow/snakemake_logger_plugin_humeval) fed Snakemake's own log records through
+``logging.Handler.handle`` (as Snakemake's queue listener calls it: under the handler's lock): a job
 still running :data:`LONG_JOB_SECONDS` after it started gets one line saying so, a job that finishes before gets
 none, and neither a dry run nor ``--quiet`` gets any (issue 55: a long job showed no sign of life)."""
 
@@ -41,10 +42,10 @@ def wait_for_line(stream, text, seconds=60.0):
 
 def test_a_job_still_running_gets_one_line_and_then_its_progress_line(monkeypatch):
     console = handler(monkeypatch)
-    console.emit(record(LogEvent.RUN_INFO, msg="", stats={"total": 1}))
-    console.emit(started(1, "planning"))
+    console.handle(record(LogEvent.RUN_INFO, msg="", stats={"total": 1}))
+    console.handle(started(1, "planning"))
     out = wait_for_line(console.stream, "still running")
-    console.emit(record(LogEvent.JOB_FINISHED, job_id=1))
+    console.handle(record(LogEvent.JOB_FINISHED, job_id=1))
     assert console.stream.getvalue().splitlines() == [
         "1 jobs to run",
         "  still running: lux-2022-tts-preference, planning (0 s)",
@@ -55,9 +56,9 @@ def test_a_job_still_running_gets_one_line_and_then_its_progress_line(monkeypatc
 
 def test_a_job_that_finishes_first_gets_no_such_line_and_its_timer_is_cancelled(monkeypatch):
     console = handler(monkeypatch, seconds=600)  # far longer than the test: only finishing can end the timer
-    console.emit(started(2, "figures"))
+    console.handle(started(2, "figures"))
     timer = console.timers[2]
-    console.emit(record(LogEvent.JOB_FINISHED, job_id=2))
+    console.handle(record(LogEvent.JOB_FINISHED, job_id=2))
     timer.join(timeout=60)
     assert not timer.is_alive() and not console.timers
     assert console.stream.getvalue().splitlines() == ["[1/?] lux-2022-tts-preference, job 1: figures"]
@@ -66,7 +67,7 @@ def test_a_job_that_finishes_first_gets_no_such_line_and_its_timer_is_cancelled(
 @pytest.mark.parametrize("settings", [{"dryrun": True}, {"quiet": {"progress"}}])
 def test_a_dry_run_or_a_quiet_run_gets_no_such_line(monkeypatch, settings):
     console = handler(monkeypatch, **settings)
-    console.emit(started(1, "planning"))
+    console.handle(started(1, "planning"))
     assert not console.timers  # no timer was started, so no line can come
-    console.emit(record(LogEvent.JOB_FINISHED, job_id=1))
+    console.handle(record(LogEvent.JOB_FINISHED, job_id=1))
     assert "still running" not in console.stream.getvalue()

@@ -71,7 +71,6 @@ class LogHandler(LogHandlerBase):
     def __post_init__(self) -> None:
         self.jobs: dict[int, tuple[str, str]] = {}  # jobid -> (study or "", rule)
         self.timers: dict[int, threading.Timer] = {}  # jobid -> its "still running" line, until it finishes
-        self.lock = threading.Lock()  # the timers write from their own threads
         self.done_per_study: dict[str, int] = {}
         self.done, self.total = 0, 0
         self.stream = sys.stdout if self.common_settings.stdout else sys.stderr
@@ -131,7 +130,7 @@ class LogHandler(LogHandlerBase):
 
     def write(self, text: str) -> None:
         if text:
-            with self.lock:
+            with self.lock:  # logging.Handler's own re-entrant lock: handle() holds it around emit(), a timer not
                 self.stream.write(text.rstrip("\n") + "\n")
                 self.stream.flush()
 
