@@ -4,6 +4,7 @@ plain rerun completes with the same outputs as an uninterrupted run; a second ru
 stops with the lock message, a dry run beside it leaves the live run's lock alone, and the first run's outputs
 are intact; Ctrl-C stops every process of the run."""
 
+import contextlib
 import os
 import shutil
 import signal
@@ -50,23 +51,39 @@ def run(snakemake, main):
 """
 
 
+@contextlib.contextmanager
+def as_in_a_terminal():
+    """SIGINT handled by this process while it starts one, so that the new process (whose exec resets a handler
+    to the default) gets Ctrl-C as in a terminal. A test suite started in the background by a shell without job
+    control (``nohup .ci/run &``, as CI may be) ignores SIGINT, and every process it starts inherits that:
+    Snakemake and its jobs then ran on through the test's SIGINT, the held job went on after its 10 minutes and
+    the run ended 0 (the CI failure of fb91d7c; reproduced under ``trap "" INT``)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def start(workdir, hold=None):
-    """Start a run in the background; with ``hold``, its job of that rule waits, once its harness (and the watch
-    on Snakemake) is in place, until :func:`release` (:data:`HOLD`)."""
+    """Start a run in the background, SIGINT at its default (:func:`as_in_a_terminal`); with ``hold``, its job of
+    that rule waits, once its harness (and the watch on Snakemake) is in place, until :func:`release`
+    (:data:`HOLD`)."""
     env = {k: v for k, v in os.environ.items() if k != "HUMEVAL_RAW_MIRROR"} | raw_source() | package_path(workdir)
     if hold:
         runner = workdir / "workflow/humeval/runner.py"
         if "hold_for_test" not in runner.read_text():
             runner.write_text(runner.read_text() + HOLD)
         env["HUMEVAL_HOLD"] = f"{hold}:{workdir}"
-    return subprocess.Popen(
-        [sys.executable, "-m", "snakemake", "--cores", "2"],
-        cwd=workdir,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    with as_in_a_terminal():
+        return subprocess.Popen(
+            [sys.executable, "-m", "snakemake", "--cores", "2"],
+            cwd=workdir,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
 
 def wait_for(path, seconds=600):
