@@ -171,6 +171,14 @@ def read_json_records(path: str, records: list[str]) -> pd.DataFrame:
     return frame.map(lambda v: "" if v is None or isinstance(v, float) else str(v))
 
 
+def content_digest(path: str) -> str:
+    """The file's sha256, or "" where it cannot be read (the workbook reader then says why, naming the file)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
 @functools.lru_cache(maxsize=64)
 def workbook_text(path: str, sheet: str | int, digest: str) -> pd.DataFrame:
     """One sheet of a workbook as text, parsed once per process for each (file, sheet, content digest): several
@@ -187,8 +195,7 @@ def read_table(path: str, options: dict) -> pd.DataFrame:
     kind = options.get("format") or FORMATS.get(Path(path).suffix.lower(), "csv")
     try:
         if kind == "xlsx":
-            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            frame = workbook_text(path, options.get("sheet", 0), digest).copy()
+            frame = workbook_text(path, options.get("sheet", 0), content_digest(path)).copy()
         elif kind == "jsonl":
             frame = read_json_lines(path)
         elif kind == "json":
