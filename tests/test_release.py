@@ -84,3 +84,10 @@ def test_every_version_tag_is_annotated_and_names_its_release():
         assert git("cat-file", "-t", tag) == "tag", f"{tag} is a lightweight tag; docs/releasing.md uses -a"
         init = git("show", f"{tag}^{{commit}}:workflow/humeval/__init__.py")
         assert f'__version__ = "{tag[1:]}"' in init, f"{tag} tags a commit whose __version__ is not {tag[1:]}"
+
+
+def test_the_readme_claims_no_version_of_its_own():
+    """README.md said "Version 1.0.0" at 2.1.0.dev0, a release and 100 commits later (issue 57: a version that never
+    lies): it names no version; CHANGELOG.md and each run's results/summary/run.csv do."""
+    readme = (REPO / "README.md").read_text()
+    assert not re.search(r"[Vv]ersion \d+\.\d+", readme), re.search(r"[Vv]ersion \d+\.\d+", readme)
