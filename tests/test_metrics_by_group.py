@@ -465,3 +465,14 @@ def test_a_yaml_number_against_a_text_column_spelled_otherwise_is_one_line_not_a
     assert filter_where(frame, {"item": "010"}, frame)["value"].tolist() == [1]
     assert filter_where(frame, {"item": 11}, frame)["value"].tolist() == [3, 4]
     assert filter_where(frame, {"item": [11, "10"]}, frame)["value"].tolist() == [2, 3, 4]
+
+
+def test_the_bootstrap_rated_in_blocks_of_resamples_equals_it_rated_at_once(monkeypatch):
+    """TrueSkill's bootstrap rates a block of resamples at a time, so that memory stays bounded whatever the number
+    of choices: blocks of 7 of 40 resamples (the last one short) give the interval of all 40 at once."""
+    from humeval.metrics import choice_ratings
+
+    raw, study = toy_pairwise_data()
+    at_once = choice_rating_numbers_cells(study, resamples=40, seed=3)
+    monkeypatch.setattr(choice_ratings, "RESAMPLED_CHOICES_PER_BLOCK", 7 * len(raw))
+    assert choice_rating_numbers_cells(study, resamples=40, seed=3) == at_once
