@@ -115,10 +115,13 @@ class LogHandler(LogHandlerBase):
         timer.start()
 
     def still_running(self, jobid: int) -> None:
-        job = self.jobs.get(jobid)
-        if job and self.timers.pop(jobid, None):
-            study, rule = job
-            self.write(f"  still running: {f'{study}, ' if study else ''}{rule} ({LONG_JOB_SECONDS:.0f} s)")
+        # under the handler's lock, which handle() holds around emit(): the job's finish is handled wholly before
+        # this (no line) or after it (the line, then the job's progress line), never with the lines crossed
+        with self.lock:
+            job = self.jobs.get(jobid)
+            if job and self.timers.pop(jobid, None):
+                study, rule = job
+                self.write(f"  still running: {f'{study}, ' if study else ''}{rule} ({LONG_JOB_SECONDS:.0f} s)")
 
     def finished(self, study: str, rule: str) -> None:
         self.done += 1
