@@ -47,7 +47,14 @@ def trueskill_ratings(pairs: pd.DataFrame, *, draw_probability: float = 0.10, ti
     mu, sigma = trueskill_sequences(
         first[None, :], second[None, :], value[None, :], len(systems), draw_probability, ties
     )
-    frame = pd.DataFrame({"mu": mu[0], "sigma": sigma[0]}, index=systems).dropna()
+    return trueskill_frame(mu, sigma, systems)
+
+
+def trueskill_frame(mu: np.ndarray, sigma: np.ndarray, systems: list) -> pd.DataFrame:
+    """``mu``, ``sigma`` and ``conservative`` = mu - 3 sigma per system and sequence (rows: the sequences' systems
+    in turn), leaving out a system a sequence never rated."""
+    index = np.tile(np.asarray(systems, dtype=object), len(mu))
+    frame = pd.DataFrame({"mu": mu.ravel(), "sigma": sigma.ravel()}, index=index).dropna()
     return frame.assign(conservative=frame["mu"] - 3 * frame["sigma"])
 
 
@@ -232,10 +239,7 @@ def bootstrap_interval(pairs: pd.DataFrame, rate, draws: np.ndarray, *, draw_pro
             for d in (draws[k : k + block] for k in range(0, len(draws), block))
         ]
         mu, sigma = (np.concatenate(parts) for parts in zip(*rated_blocks))
-        rated = pd.DataFrame(
-            {"mu": mu.ravel(), "sigma": sigma.ravel(), "conservative": (mu - 3 * sigma).ravel()},
-            index=np.tile(systems, len(draws)),
-        ).dropna()
+        rated = trueskill_frame(mu, sigma, systems)
     grouped = rated.groupby(level=0, sort=False)
     low, high = grouped.quantile(0.025), grouped.quantile(0.975)
     return pd.concat([low.add_suffix("_low"), high.add_suffix("_high")], axis=1)
