@@ -70,6 +70,18 @@ def test_a_short_study_number_is_not_rewritten_in_text(tmp_path):
     assert judgements["comment"].tolist() == ["item 3 of 3"] and judgements["item"].tolist() == ["i3"]
 
 
+def test_a_short_rater_id_with_a_letter_is_scrubbed_from_carried_text_as_a_word(tmp_path):
+    """A short id holding a letter (``Jo7``, a first name) signed in a comment is its pseudonym, in any letter
+    case and spelling (full-width, a soft hyphen inside); inside a longer word it is not an id and stays."""
+    rows = [
+        {"PROLIFIC_PID": "Jo7", "item": "i1", "system": "A", "score": 1, "comment": "thanks, JO7 (not Jo7x)"},
+        {"PROLIFIC_PID": "Kim", "item": "i1", "system": "A", "score": 2, "comment": "k\u00adim: ｊｏ７ was here"},
+    ]
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}})
+    jo, kim = judgements["participant"].tolist()
+    assert judgements["comment"].tolist() == [f"thanks, {jo} (not Jo7x)", f"{kim}: {jo} was here"]
+
+
 def test_json_lines_ids_are_text_and_a_null_id_is_one_line(tmp_path):
     """17-digit numeric ids stay two raters when another row's id is null (float64 merged them on d9d9851), and
     the null id is an error naming the file and row, not a participant 'nan'."""

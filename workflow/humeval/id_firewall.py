@@ -19,6 +19,12 @@ __all__ = ["personal_data_firewall", "personal_header", "readable", "scrub_ids",
 #: characters; Prolific 24, MTurk 13-14, Qualtrics 17); a study's own numbering is not (its annotators 0-4, its
 #: participants 42-938), and looking for ``3`` in free text would rewrite every 3.
 MIN_SCANNED_ID = 6
+#: A raw id shorter than :data:`MIN_SCANNED_ID` that holds a letter and at least this many characters (``ab12``, a
+#: first name) is replaced in carried free text where it stands as a whole word (:func:`short_ids_replaced`): a
+#: study's rater ids are known, so a rater who signs a comment with one is not named by it. A short id of digits
+#: alone (``42``) or of one character (``A``) is a study's own numbering, indistinguishable from a count in text
+#: ("item 3 of 3"), and stays: it names no one to a reader who lacks the raw export.
+MIN_SHORT_ID = 2
 #: Columns :func:`scrub_ids` leaves alone: fixed vocabularies, numbers and the pseudonyms themselves.
 NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 
@@ -172,17 +178,21 @@ def scrub_message(text: str, ids: dict[str, str]) -> str:
 
 def scrub_text(text: str, ids: dict[str, str]) -> str:
     """``text`` (an error message that quotes an export's cells) with every raw id of at least
-    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, in any letter case, the longest first.
+    :data:`MIN_SCANNED_ID` characters replaced by its pseudonym, in any letter case, the longest first, and every
+    shorter one of :data:`MIN_SHORT_ID` that stands as a whole word.
 
     >>> scrub_text("row 3: item 'item-of-5F1A2B3C4D' appears twice", {"5f1a2b3c4d": "P1", "42": "P2"})
     "row 3: item 'item-of-P1' appears twice"
+    >>> scrub_text("row 42: rater 'Ab12' rated twice", {"ab12": "P1", "42": "P2"})
+    "row 42: rater 'P1' rated twice"
     """
     import re
 
     lowered = text.casefold()
     for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r.casefold() in lowered), key=len, reverse=True):
         text = re.sub(re.escape(raw), ids[raw].replace("\\", "\\\\"), text, flags=re.IGNORECASE)
-    return text
+    short = short_ids(ids)
+    return short_ids_replaced(pd.Series([text], dtype=object), short)[0].iloc[0] if short else text
 
 
 def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
@@ -206,7 +216,8 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     import numpy as np
 
     scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
-    if not scanned:
+    short = short_ids(ids)
+    if not scanned and not short:
         return frame
     anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
     numeric = {
@@ -234,12 +245,49 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
             if holds.any():
                 text[holds] = text[holds].str.replace(spelled, scanned[raw].replace("\\", "\\\\"), regex=True)
                 hit = True
+        if column not in JUDGEMENT_COLUMNS and short:  # carried free text: short ids too, as whole words
+            text, shortened = short_ids_replaced(text, short)
+            hit = hit or shortened
         if hit:
             text = text.where(text != original.map(readable), original)  # a value without an id stays as written
             values = np.asarray(text, dtype=object)[codes]
             values[codes == -1] = None
             changed[column] = pd.Series(values, index=frame.index, dtype=object)
     return frame.assign(**changed) if changed else frame
+
+
+def short_ids(ids: dict[str, str]) -> dict[str, str]:
+    """The raw ids of ``ids`` (raw -> pseudonym) that are looked for only as whole words (:data:`MIN_SHORT_ID`)."""
+    return {
+        raw: name
+        for raw, name in ids.items()
+        if MIN_SHORT_ID <= len(raw) < MIN_SCANNED_ID and any(map(str.isalpha, raw))
+    }
+
+
+def short_ids_replaced(text: pd.Series, short: dict[str, str]) -> tuple[pd.Series, bool]:
+    """``text`` (a carried column's distinct values, :func:`readable`) with every short raw id of ``short`` (raw ->
+    pseudonym; see :data:`MIN_SHORT_ID`) that stands as a whole word, in any letter case, replaced by its pseudonym,
+    and whether any was. Linear in the text: its words are collected once, and only the ids among them are
+    looked for.
+
+    >>> short_ids_replaced(pd.Series(["thanks, ab12", "Ab12x and ab12"]), {"ab12": "P1"})[0].tolist()
+    ['thanks, P1', 'Ab12x and P1']
+    """
+    import re
+
+    joined = "\n".join(text).casefold()
+    words = set(re.findall(r"\w+", joined))
+    present = [raw for raw in short if raw.casefold() in (words if raw.isalnum() else joined)]
+    hit = False
+    for raw in sorted(present, key=len, reverse=True):
+        spelled = re.compile(rf"(?<!\w){re.escape(raw)}(?!\w)", re.IGNORECASE)
+        holds = text.str.contains(spelled)
+        if holds.any():
+            text = text.copy()
+            text[holds] = text[holds].str.replace(spelled, short[raw].replace("\\", "\\\\"), regex=True)
+            hit = True
+    return text, hit
 
 
 def numeric_ids_replaced(cells: pd.Series, numeric: dict[int, str]) -> dict[str, pd.Series]:
