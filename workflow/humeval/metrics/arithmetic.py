@@ -50,8 +50,39 @@ def cell_arithmetic(data: StudyData, *, table: str, cells: list[dict]) -> pd.Dat
     DataFrame
         Cells (table, row, column, value): one per entry of ``cells``.
 
+    Notes
+    -----
+    Each cell is :math:`v = l \\circ r` with :math:`\\circ \\in \\{+, -, \\times, /\\}`, in IEEE 754 double
+    precision, as Python's :mod:`operator` and numpy compute it; :math:`l / 0` is NaN (an empty cell, which the audit
+    reports as not recomputed), not :math:`\\pm\\infty`. Its use is to put a score on the scale a published table
+    used before a further statistic: CV* needs a ratio scale with a true zero, so a score on a scale that can be
+    negative is shifted first (Belz, Popovic & Mille 2022; the ``shift`` of ``cv_star`` and ``item_cv_star``);
+    arvan-2024's best-worst scores (-100..100) are shifted by +100 as the reproduction's ``cv_2_way.csv`` printed them
+    (``reproduced_shifted``, checked by the audit against its printed cells).
+
+    References
+    ----------
+    Belz, Popovic & Mille (2022), "Quantified Reproducibility Assessment of NLP Results", *ACL 2022*: 16-28;
+    IEEE 754-2019, *Standard for Floating-Point Arithmetic* (the four operations, correctly rounded).
+
     Examples
     --------
+    A best-worst score of -42.0 shifted to the 0..200 scale (+100), and a ratio of two counts; a division by zero is
+    an empty cell:
+
+    >>> computed = pd.DataFrame({"table": "t", "row": "r", "column": ["bws", "n"], "value": [-42.0, 4.0]})
+    >>> data = StudyData(kept=None, tidy=None, participants=None, exclusions=None, computed_frames=[computed])
+    >>> bws, n = ({"table": "t", "row": "r", "column": c} for c in ("bws", "n"))
+    >>> cell_arithmetic(data, table="t", cells=[
+    ...     {"row": "r", "column": "shifted", "left": bws, "op": "+", "right": 100},
+    ...     {"row": "r", "column": "per_item", "left": bws, "op": "/", "right": n},
+    ...     {"row": "r", "column": "by_zero", "left": n, "op": "/", "right": 0},
+    ... ])
+      table row    column  value
+    0     t   r   shifted   58.0
+    1     t   r  per_item  -10.5
+    2     t   r   by_zero    NaN
+
     >>> computed = pd.DataFrame({"table": "t", "row": "r", "column": ["a", "b"], "value": [3.0, 4.0]})
     >>> data = StudyData(kept=None, tidy=None, participants=None, exclusions=None, computed_frames=[computed])
     >>> cell = {"table": "t", "row": "r", "column": "a"}
