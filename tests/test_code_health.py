@@ -62,6 +62,7 @@ def snakemake_in(directory, *args):
     )
 
 
+@pytest.mark.slow  # a full Snakemake run of .test/: CI runs it
 def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
     lint = snakemake_in(dot_test, "--lint")
     assert lint.returncode == 0 and "good condition" in lint.stdout + lint.stderr, lint.stdout + lint.stderr
@@ -170,6 +171,7 @@ CARRIED_PLANTS = [
 ]
 
 
+@pytest.mark.slow  # a full Snakemake run of .test/: CI runs it
 def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, tmp_path):
     """Every prose key the schema has (tests/security/test_schema_keys.py: CARRIED) that the toy gives, or that can
     be planted in it, prefixed with markup and a formula, through the whole pipeline and

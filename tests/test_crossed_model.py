@@ -37,6 +37,7 @@ def test_vectorised_t_equals_scipy_on_random_data(equal_var):
         assert mean_a[k] - mean_b[k] == pytest.approx(values[k, in_a].mean() - values[k, ~in_a].mean(), rel=1e-10)
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_components_recover_the_truth_they_were_drawn_from():
     """200 simulated studies of 20 people x 400 items x 4: each component's mean estimate is within 4 standard
     errors of the truth (the U-statistics are unbiased)."""
@@ -85,6 +86,7 @@ def planned(judgements, planning):
     return plan_study(data, metrics_study(data))
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_simulated_power_equals_the_closed_form_of_a_counterbalanced_crossed_design():
     """Pilot: 100 people x 500 items (250 per system) x 5 ratings per item, drawn from TRUTH with a true effect
     of 0.15, planned at the true effect (planning.effects) and the true components (planning.components). The
@@ -150,6 +152,7 @@ def test_with_no_effect_a_valid_t_test_holds_at_most_at_its_nominal_rate():
         assert row.ci_low <= 0.025, row  # the nominal rate is within (or above) the simulation's interval
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_beside_the_papers_test_a_valid_analysis_and_the_papers_rate_at_zero_effect():
     """Issue 53: at zero effect with evaluator-by-system and item variance (TRUTH), Student's t on the judgements
     (the paper's test) sees the finding hold far above its nominal 2.5%, more so with more people per item: the

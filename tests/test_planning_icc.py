@@ -76,6 +76,7 @@ def pair_probability(lam_a, lam_b, d_a, d_b) -> float:
     return quad(integrand, 0, np.inf, limit=400, epsabs=1e-13, epsrel=1e-12)[0]
 
 
+@pytest.mark.slow  # tens of seconds of simulation: CI runs it
 def test_the_model_draws_icc_as_pingouin_computes_it_on_two_way_ratings():
     """ICC(C,k) of 30 items x 5 raters drawn from the two-way model (item variance 0.5): pingouin's ICC(C,k) on 600
     simulated matrices and the model's 1 - 1 / (lambda F) on 20,000 draws have the same distribution (two-sample
