@@ -139,7 +139,7 @@ class Simulator:
         people = data.participants
         if "participant" not in people:  # no participant table (a study without participant metadata)
             people = pd.DataFrame({"side": pd.Series(dtype=object), "participant": pd.Series(dtype=object)})
-        on_side = people["side"] == side if "side" in people else pd.Series(True, index=people.index)
+        on_side = people["side"] == side
         # the pilot's participant rows (their metadata: condition, row, minutes, ...) in the order of their codes
         self.pilot_people = people[on_side].drop_duplicates("participant").set_index("participant")
         self.pilot_people = self.pilot_people.reindex(pd.Index(self.evaluators, name="participant"))
@@ -355,6 +355,12 @@ def moved_parts(chosen: list[dict], moved: list[np.ndarray]) -> tuple[np.ndarray
     >>> changed, fixed_p = moved_parts([tested, untested], [np.array([True, False]), np.array([True])])
     >>> changed.tolist(), fixed_p.tolist()
     ([True, True], [True, False])
+
+    Only the p moved, and nothing moved: no change to the difference; an untested finding has no p to hold fixed:
+
+    >>> changed, fixed_p = moved_parts([tested, untested], [np.array([False, True]), np.array([False])])
+    >>> changed.tolist(), fixed_p.tolist()
+    ([False, False], [False, False])
     """
     tested = [bool(f.get("significance")) for f in chosen]
     changed = np.array([bool(m[: len(m) - t].any()) for m, t in zip(moved, tested)])
