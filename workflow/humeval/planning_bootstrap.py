@@ -10,7 +10,7 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.findings import evaluate, evaluate_draws, finding_cells, margin, margin_draws
 
-__all__ = ["Simulator", "between_subject_strata", "copies", "draw_items", "wilson"]
+__all__ = ["Simulator", "between_subject_strata", "copies", "draw_items", "needed_entries", "relabelled", "wilson"]
 
 
 def copies(evaluator: np.ndarray, item: np.ndarray, drawn_evaluators: np.ndarray, drawn_items: np.ndarray):
