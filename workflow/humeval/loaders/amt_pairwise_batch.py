@@ -58,6 +58,38 @@ def load(
     judgements, participants : DataFrame
         One pairwise row per assignment (``value`` from ``answer_map``) with ``uid``, ``batch``, ``question``
         and ``key_complete``; one participant per assignment (pseudonymised) with its ``batch``.
+
+    Notes
+    -----
+    A pairwise judgement is coded on the scale the tally and its sign test read: +1 when ``sourcea`` is preferred,
+    -1 when ``sourceb`` is, 0 for a tie (``answer_map``; whitespace in an answer, AMT's no-break spaces included,
+    is ignored). Key item ``uid`` (1-based, in the key's order) sits in batch ``(uid - 1) // batch_size + 1`` as
+    question ``(uid - 1) % batch_size + 1``. The join is many-to-one on the id fields and must be complete: every
+    record finds its item, and every item has ``assignments_per_item`` records, else one line says which.
+
+    References
+    ----------
+    Liu, Sap, Lu, Swayamdipta, Bhagavatula, Smith & Choi (2021), "DExperts: Decoding-Time Controlled Text
+    Generation with Experts and Anti-Experts", *ACL 2021* (the study whose batches this reads); Amazon Mechanical
+    Turk, batch results CSV: one row per assignment with ``AssignmentId``, ``Input.<field>`` and ``Answer.<field>``.
+
+    Examples
+    --------
+    Two items of one batch, two assignments each; the second item's first assignment calls the two equal:
+
+    >>> import pathlib, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "key.csv").write_text("prompt_id,sourcea,sourceb\\n7,dexperts,gpt2\\n9,gpt2,dexperts\\n")
+    >>> _ = (folder / "batch.csv").write_text("AssignmentId,Input.prompt_id,Answer.qFluent\\n"
+    ...     "3AAA00000001,7,a\\n3AAA00000002,7,b\\n3AAA00000003,9,c\\n3AAA00000004,9,a\\n")
+    >>> params = {"key_columns": ["prompt_id"], "batch_size": 2, "answer_column": "Answer.qFluent",
+    ...           "answer_map": {"a": 1, "b": -1, "c": 0}}
+    >>> study = {"name": "demo", "raw": [{"id": "batch"}, {"id": "key"}], "extract": [{"side": "O",
+    ...     "loader": "amt_pairwise_batch", "inputs": {"results": "batch", "key": "key"}, "params": params}]}
+    >>> judgements, _ = extract_study(study, {"batch": str(folder / "batch.csv"), "key": str(folder / "key.csv")})
+    >>> judgements[["item", "system", "system_b", "value", "question"]].to_string(index=False)
+    '   item   system system_b  value  question\\nuid0001 dexperts     gpt2      1         1\\nuid0001 dexperts     gpt2     -1         1\\nuid0002     gpt2 dexperts      0         2\\nuid0002     gpt2 dexperts      1         2'
     """
     require_inputs(inputs, ["results", "key"], "amt_pairwise_batch", study)
     key_fields = key_columns

@@ -96,6 +96,39 @@ def load(
         One rank row per rank slot (``value`` = the rank of ``system``; ``judgement_id`` one ranking) with
         ``golden``, ``tainted`` and ``trust``; one participant per worker (pseudonymised) with
         ``judgements`` and ``gold_judgements``.
+
+    Notes
+    -----
+    A ranking of n sentences is stored as, for each rank r, the position p_r of the sentence placed there (a
+    permutation of 1..n); the system shown at position p is ``position_systems[p]``, so each system's rank is the
+    inverse permutation: rank(position_systems[p_r]) = r. A position outside 1..n is an error naming the record and
+    column; an empty answer is not a rank (a ranking left incomplete keeps its other ranks). Gold (``_golden``) and
+    tainted (``_tainted``) judgements are kept with their flags, for the study's exclusions to drop with a reason.
+
+    References
+    ----------
+    Shardlow & Nawaz (2019), "Neural Text Simplification of Clinical Letters with a Domain Specific Phrase Table",
+    *ACL 2019* (the study whose report this reads); Figure Eight (now Appen), "Full report" of a job: one
+    row per judgement with ``_unit_id``, ``_id``, ``_worker_id``, ``_golden``, ``_tainted`` and ``_trust``.
+
+    Examples
+    --------
+    One worker ranks three sentences: position 2 (SYS1) easiest, 3 (SYS2) in the middle, 1 (SRC) hardest:
+
+    >>> import pathlib, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> report = pathlib.Path(tempfile.mkdtemp()) / "report.csv"
+    >>> _ = report.write_text("_unit_id,_id,_worker_id,_golden,_tainted,_trust,_ip,easiest,middle,hardest\\n"
+    ...                       "u1,101,w-000001,false,false,0.9,203.0.113.7,2,3,1\\n")
+    >>> params = {"answer_columns": {1: "easiest", 2: "middle", 3: "hardest"},
+    ...           "position_systems": {1: "SRC", 2: "SYS1", 3: "SYS2"}}
+    >>> study = {"name": "demo", "raw": [{"id": "report"}], "extract": [
+    ...     {"side": "O", "loader": "figure_eight_ranking", "inputs": {"report": "report"}, "params": params}]}
+    >>> judgements, workers = extract_study(study, {"report": str(report)})
+    >>> judgements[["judgement_id", "item", "system", "value"]].to_string(index=False)
+    'judgement_id item system  value\\n        J101   u1   SYS1      1\\n        J101   u1   SYS2      2\\n        J101   u1    SRC      3'
+    >>> workers[["judgements", "gold_judgements"]].values.tolist(), "_ip" in judgements
+    ([[1, 0]], False)
     """
     require_inputs(inputs, ["report"], "figure_eight_ranking", study)
     path = inputs["report"]

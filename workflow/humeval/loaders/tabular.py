@@ -455,6 +455,40 @@ def load(
     -------
     judgements, participants : DataFrame
         One row per judged value with the carried columns; one participant per rater (pseudonymised).
+
+    Notes
+    -----
+    The export becomes a tidy table in Wickham's sense: one row per observation, here one judged value
+    (participant, item, criterion, system[, system_b], value), one column per variable. ``wide`` stacks one copy of
+    the rows per criterion column, ``long`` renames, ``melt`` parses each matched header into its criterion, item
+    and system. Cells are read as text (pandas ``dtype=str``: an id or a code keeps its leading zeros and digits) and
+    values are then parsed as numbers, through ``value_map`` where the export writes labels; nothing is imputed (an
+    empty cell is a missing value, which ``missing_value`` excludes with its reason). A rater id is pseudonymised
+    as it is read (HMAC-SHA256 keyed with the study's raw files, :func:`humeval.tidy.pseudonyms`), so that no
+    raw id reaches the tidy table.
+
+    References
+    ----------
+    Wickham (2014), "Tidy Data", *Journal of Statistical Software* 59(10): 1-23; the pandas readers it calls
+    (``read_csv``, ``read_excel``, ``json_normalize``); Krawczyk, Bellare & Canetti (1997), RFC 2104, "HMAC".
+
+    Examples
+    --------
+    Two raters' fluency and adequacy of one story, one column per criterion (``wide``):
+
+    >>> import pathlib, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> export = pathlib.Path(tempfile.mkdtemp()) / "ratings.csv"
+    >>> _ = export.write_text("PROLIFIC_PID,story,fluency,adequacy\\nrater-0001,s1,4,5\\nrater-0002,s1,2,\\n")
+    >>> params = {"participant": "PROLIFIC_PID", "item": ["story"], "system": {"value": "ours"},
+    ...           "criteria": {"fluency": "fluency", "adequacy": "adequacy"}}
+    >>> study = {"name": "demo", "raw": [{"id": "export"}],
+    ...          "extract": [{"side": "R1", "loader": "tabular", "inputs": {"ratings": "export"}, "params": params}]}
+    >>> judgements, raters = extract_study(study, {"export": str(export)})
+    >>> judgements[["item", "criterion", "system", "value"]].sort_values(["criterion", "value"]).to_string(index=False)
+    'item criterion system  value\\n  s1  adequacy   ours    5.0\\n  s1  adequacy   ours    NaN\\n  s1   fluency   ours    2.0\\n  s1   fluency   ours    4.0'
+    >>> len(raters), bool(raters["participant"].str.fullmatch(r"P[0-9a-f]{10}").all())
+    (2, True)
     """
     given = {
         "participant": participant,
