@@ -219,6 +219,46 @@ def load(
         One row per stored annotation: Likert rows (``item`` = dialogue) and pairwise rows (``item`` =
         ``<dialogue>|<compared dialogue>``) with ``pair``, ``orientation``, ``order``, ``label_order`` and
         ``work_unit``; one participant per worker and group (pseudonymised) with ``work_units``.
+
+    Notes
+    -----
+    A Likert score is an integer 1..5; a comparative score s of dialogue d against d' is -1, 0 or 1 and is stored
+    twice, as (d, d', s) and (d', d, -s): the loader checks that every record has its mirror with the sign negated
+    and keeps both, ``orientation`` telling them apart (``primary`` where d < d'), as the authors' analysis keeps
+    every stored record. A worker is the ``worker_id`` of the annotation's work unit, pseudonymised; a
+    group given by ``pseudonyms`` selects the same workers in any copy of the study whose raw files are the same.
+
+    References
+    ----------
+    Finch, Finch & Choi (2023), "Don't Forget Your ABC's: Evaluating the State-of-the-Art in Chat-Oriented Dialogue
+    Systems", *ACL 2023*; Finch, Finch & Choi (2024), "Exploring the Impact of Human Evaluator Group on
+    Chat-Oriented Dialogue Evaluation", *LREC-COLING 2024* (the files and groups this reads).
+
+    Examples
+    --------
+    A Likert score of dialogue d1 and one comparison of d1 (bart) with d2 (blender), stored in both dialogues:
+
+    >>> import json, pathlib, shutil, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> likert = {"e": {"work_units": {"u1": {"worker_id": "worker253"}}, "dialogues": {
+    ...     "d1": {"bot": "bart", "likert_annotations": {"quality": [{"work_unit_id": "u1", "score": "4"}]}}}}}
+    >>> def compared(other, bot, score):
+    ...     return [{"work_unit_id": "u2", "score": score, "dialogue_compared_to_id": other, "bot_compared_to": bot}]
+    >>> comparative = {"e": {"work_units": {"u2": {"worker_id": "worker253"}}, "dialogues": {
+    ...     "d1": {"bot": "bart", "comparative_annotations": {"quality": compared("d2", "blender", 1)}},
+    ...     "d2": {"bot": "blender", "comparative_annotations": {"quality": compared("d1", "bart", -1)}}}}}
+    >>> for name, document in (("likert", likert), ("comparative", comparative)):
+    ...     _ = (folder / f"{name}.json").write_text(json.dumps(document))
+    >>> study = {"name": "demo", "raw": [{"id": "likert"}, {"id": "comparative"}], "extract": [{"side": "Stux",
+    ...     "loader": "abc_eval_json", "inputs": {"likert": "likert", "comparative": "comparative"},
+    ...     "params": {"groups": {"Stux": {"workers": "rest"}}}}]}
+    >>> judgements, workers = extract_study(study, {n: str(folder / f"{n}.json") for n in ("likert", "comparative")})
+    >>> judgements[["side", "item", "system", "system_b", "value", "orientation"]].to_string(index=False)
+    'side  item  system system_b  value orientation\\nStux    d1    bart               4            \\nStux d1|d2    bart  blender      1     primary\\nStux d2|d1 blender     bart     -1      mirror'
+    >>> workers["work_units"].tolist()
+    [2]
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["likert", "comparative"], "abc_eval_json", study)
     likert_doc = evaluation(read_json(inputs["likert"]), likert_key, inputs["likert"])

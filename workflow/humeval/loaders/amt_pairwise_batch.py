@@ -77,7 +77,7 @@ def load(
     --------
     Two items of one batch, two assignments each; the second item's first assignment calls the two equal:
 
-    >>> import pathlib, tempfile
+    >>> import pathlib, shutil, tempfile
     >>> from humeval.loaders import extract_study
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (folder / "key.csv").write_text("prompt_id,sourcea,sourceb\\n7,dexperts,gpt2\\n9,gpt2,dexperts\\n")
@@ -90,6 +90,7 @@ def load(
     >>> judgements, _ = extract_study(study, {"batch": str(folder / "batch.csv"), "key": str(folder / "key.csv")})
     >>> judgements[["item", "system", "system_b", "value", "question"]].to_string(index=False)
     '   item   system system_b  value  question\\nuid0001 dexperts     gpt2      1         1\\nuid0001 dexperts     gpt2     -1         1\\nuid0002     gpt2 dexperts      0         2\\nuid0002     gpt2 dexperts      1         2'
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["results", "key"], "amt_pairwise_batch", study)
     key_fields = key_columns

@@ -52,6 +52,37 @@ def load(
     judgements, participants : DataFrame
         One magnitude row per item and criterion (item ``c<context>r<position>``, system ``pos<position>``)
         with ``condition``; one participant, ``metric:<condition>``.
+
+    Notes
+    -----
+    Row i (0-based) of a sheet is the item of context c = floor(i / R) + 1 at position r = (i mod R) + 1, R the
+    responses per context, the order in which the survey showed them; the score is kept as a magnitude (a
+    continuous value, not a rating), so that a correlation with the human ratings pairs the two by item. A sheet
+    must hold exactly contexts x R numeric scores: a missing or extra row would shift every later item.
+
+    References
+    ----------
+    Braggaar, Tomas, Blomsma, Hommes, Braun, van Miltenburg, van der Lee, Goudbeek & Krahmer (2022), "A
+    reproduction study of methods for evaluating dialogue system output: Replicating Santhanam and Shaikh (2019)",
+    *INLG 2022* (the workbooks this reads: Statistics, Table 9); Santhanam & Shaikh (2019), "Towards Best Experiment
+    Design for Evaluating Dialogue System Output", *INLG 2019*.
+
+    Examples
+    --------
+    Two contexts of two responses each, one criterion's scores in sheet ``read_rank_all``:
+
+    >>> import pathlib, shutil, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> workbook = folder / "auto.xlsx"
+    >>> pd.DataFrame({"Ground Truth": [0.9, 0.4, 0.7, 0.1]}).to_excel(workbook, sheet_name="read_rank_all", index=False)
+    >>> params = {"condition": "Likert", "contexts": 2, "responses": 2, "sheets": {"readability": "read_rank_all"}}
+    >>> study = {"name": "demo", "raw": [{"id": "auto"}], "extract": [{"side": "automatic",
+    ...     "loader": "auto_score_workbook", "inputs": {"workbook": "auto"}, "params": params}]}
+    >>> judgements, metric = extract_study(study, {"auto": str(workbook)})
+    >>> judgements[["participant", "item", "system", "value"]].to_string(index=False)
+    '  participant  item system  value\\nmetric:Likert c01r1   pos1    0.9\\nmetric:Likert c01r2   pos2    0.4\\nmetric:Likert c02r1   pos1    0.7\\nmetric:Likert c02r2   pos2    0.1'
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["workbook"], "auto_score_workbook", study)
     path = inputs["workbook"]

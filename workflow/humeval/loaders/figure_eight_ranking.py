@@ -115,9 +115,10 @@ def load(
     --------
     One worker ranks three sentences: position 2 (SYS1) easiest, 3 (SYS2) in the middle, 1 (SRC) hardest:
 
-    >>> import pathlib, tempfile
+    >>> import pathlib, shutil, tempfile
     >>> from humeval.loaders import extract_study
-    >>> report = pathlib.Path(tempfile.mkdtemp()) / "report.csv"
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> report = folder / "report.csv"
     >>> _ = report.write_text("_unit_id,_id,_worker_id,_golden,_tainted,_trust,_ip,easiest,middle,hardest\\n"
     ...                       "u1,101,w-000001,false,false,0.9,203.0.113.7,2,3,1\\n")
     >>> params = {"answer_columns": {1: "easiest", 2: "middle", 3: "hardest"},
@@ -129,6 +130,7 @@ def load(
     'judgement_id item system  value\\n        J101   u1   SYS1      1\\n        J101   u1   SYS2      2\\n        J101   u1    SRC      3'
     >>> workers[["judgements", "gold_judgements"]].values.tolist(), "_ip" in judgements
     ([[1, 0]], False)
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["report"], "figure_eight_ranking", study)
     path = inputs["report"]

@@ -106,6 +106,40 @@ def load(
     judgements, participants : DataFrame
         One pairwise row per answer with ``uid``, ``batch``, ``question`` and ``key_complete``; one participant
         per participant number (pseudonymised).
+
+    Notes
+    -----
+    Question q (1-based) of batch N is key item uid = (N - 1) x ``batch_size`` + q, and its answer is coded on the
+    pairwise scale: +1 for ``sourcea`` preferred, -1 for ``sourceb``, 0 for equal (``answer_map``, after every
+    whitespace character, U+00A0 included, is removed: the exports differ in it). Columns are taken by position,
+    since Forms repeats each question's text as its header; every export must have ``columns`` columns, so that a
+    changed form is refused rather than read shifted.
+
+    References
+    ----------
+    Dinkar, Abercrombie & Rieser (2024), "ReproHum #0927-03: DExpert Evaluation? Reproducing Human Judgements of the
+    Fluency of Generated Text", *HumEval @ LREC-COLING 2024* (the exports this reads), reproducing Liu et al. (2021),
+    "DExperts", *ACL 2021*, section 3.2.4.
+
+    Examples
+    --------
+    Batch 2 of a key of two items per batch: respondent 17 prefers A in question 1 and calls question 2 equal:
+
+    >>> import pathlib, shutil, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "key.csv").write_text("sourcea,sourceb\\ngpt2,dexperts\\ngpt2,dapt\\ndexperts,gpt2\\ndapt,gpt2\\n")
+    >>> _ = (folder / "batch2.csv").write_text("Id,Name,Number,Q1 text,Q2 text\\n1,Jo Bloggs,17,A,C\\xa0equally fluent\\n")
+    >>> params = {"columns": 5, "participant_column": 2, "first_question_column": 3, "questions": 2,
+    ...           "batch_size": 2, "answer_map": {"A": 1, "B": -1, "C equally fluent": 0}}
+    >>> study = {"name": "demo", "raw": [{"id": "key"}, {"id": "b2"}], "extract": [{"side": "R1",
+    ...     "loader": "ms_forms_batches", "inputs": {"key": "key", "batch_2": "b2"}, "params": params}]}
+    >>> judgements, people = extract_study(study, {"key": str(folder / "key.csv"), "b2": str(folder / "batch2.csv")})
+    >>> judgements[["item", "system", "system_b", "value"]].to_string(index=False)
+    '   item   system system_b  value\\nuid0003 dexperts     gpt2      1\\nuid0004     dapt     gpt2      0'
+    >>> "Bloggs" in judgements.to_csv() + people.to_csv(), people["batches"].tolist()
+    (False, ['2'])
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["key"], "ms_forms_batches", study)
     size = batch_size

@@ -143,6 +143,48 @@ def load(
         One pairwise row per answer (``value`` +1 when ``system`` (A) was chosen, -1 for ``system_b``), with
         ``task``, ``question``, ``dataset`` and ``input_ix`` columns; one participant per response (pseudonymised)
         with its ``task`` and ``n_answers``.
+
+    Notes
+    -----
+    A forced choice between outputs A and B is coded +1 (A, ``system``) or -1 (B, ``system_b``), the scale of the
+    pairwise tally and its sign test; there is no tie. Response r of task t answered question q about the pair
+    (``systema<q>``, ``systemb<q>``) of row t - 1 of the item file (the join is positional, so the file is never
+    sorted or filtered). The answers are Python literals, read by :func:`ast.literal_eval`, which evaluates no code;
+    their Prolific identifiers are never read out.
+
+    References
+    ----------
+    Watson & Gkatzia (2024), "ReproHum #0712-01: Reproducing Human Evaluation of Meaning Preservation in Paraphrase
+    Generation", *HumEval @ LREC-COLING 2024* (the export this reads), reproducing Hosking, Tang & Lapata (2022),
+    "Hierarchical Sketch Induction for Paraphrase Generation", *ACL 2022*.
+
+    Examples
+    --------
+    One response to task 1, whose two questions compare ``vae`` with ``hrq`` and ``hrq`` with ``lbow``:
+
+    >>> import pathlib, shutil, sqlite3, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> with sqlite3.connect(folder / "app.db") as db:
+    ...     _ = db.execute("CREATE TABLE tasks (id TEXT, task_number INTEGER)")
+    ...     _ = db.execute("CREATE TABLE results (id TEXT, json_string TEXT)")
+    ...     _ = db.execute("INSERT INTO tasks VALUES ('r1', 1)")
+    ...     _ = db.execute("INSERT INTO results VALUES ('r1', ?)", ["{'0': {'meaning': 'B'}, '1': {'meaning': 'A'}, "
+    ...                                                         "'PROLIFIC_PID': '5f1a2b3c4d5e6f7a8b9c0d1e'}"])
+    >>> db.close()
+    >>> fields = [f"{f}{n}" for f in FIELDS for n in range(2)]
+    >>> row = ["vae", "hrq", "hrq", "lbow", "mscoco", "mscoco", "11", "12", "x", "y", "a", "b", "c", "d"]
+    >>> _ = (folder / "items.csv").write_text(",".join(fields) + "\\n" + ",".join(row) + "\\n")
+    >>> study = {"name": "demo", "raw": [{"id": "database"}, {"id": "items"}], "extract": [{"side": "R1",
+    ...     "loader": "prolific_webapp_sqlite", "inputs": {"database": "database", "items": "items"},
+    ...     "params": {"positions": 2}}]}
+    >>> judgements, responses = extract_study(study, {"database": str(folder / "app.db"),
+    ...                                               "items": str(folder / "items.csv")})
+    >>> judgements[["item", "system", "system_b", "value"]].to_string(index=False)
+    '  item system system_b  value\\nt01q00    vae      hrq     -1\\nt01q01    hrq     lbow      1'
+    >>> responses["n_answers"].tolist(), "5f1a2b3c4d5e6f7a8b9c0d1e" in judgements.to_csv()
+    ([2], False)
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["database", "items"], "prolific_webapp_sqlite", study)
     responses = read_responses(inputs["database"])

@@ -121,6 +121,45 @@ def load(
         One row per item cell with ``context``, ``position``, ``condition``, ``export_tag`` and
         ``export_column``; one participant per response (pseudonymised ``ResponseId``) with ``duration_s``,
         ``minutes``, ``finished``, ``q1`` and ``q2``.
+
+    Notes
+    -----
+    Item column k (0-based, after the metadata columns) is the k-th (context, position, criterion) of the survey's
+    order (:func:`humeval.loaders.survey_common.item_layout`), checked against the criterion word in its question
+    text (row 2); its value is the cell's leading integer (``6 = High Coherence`` is 6), within ``scale`` where one
+    is given. Minutes are ``Duration (in seconds)`` / 60, which the study's timing and exclusions read; the CSV row
+    order is kept as ``row``, since a published subgroup split depends on it.
+
+    References
+    ----------
+    Braggaar, Tomas, Blomsma, Hommes, Braun, van Miltenburg, van der Lee, Goudbeek & Krahmer (2022), "A
+    reproduction study of methods for evaluating dialogue system output: Replicating Santhanam and Shaikh (2019)",
+    *INLG 2022* (the exports this reads); Qualtrics, "Data export" (CSV with three header rows: export tags,
+    question texts, ImportIds).
+
+    Examples
+    --------
+    One context with one response, rated for readability and coherence on 1-6 by one respondent:
+
+    >>> import pathlib, shutil, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> export = folder / "survey.csv"
+    >>> rows = [["ResponseId", "Duration (in seconds)", "Finished", "Q1_1", "Q1_1", "q1", "q2"],
+    ...         ["Response ID", "Duration", "Finished", "Rate its readability", "Rate its coherence", "Q1", "Q2"],
+    ...         ['{"ImportId":"_recordId"}', "{}", "{}", "{}", "{}", "{}", "{}"],
+    ...         ["R_1a2B3c4D5e6F7g8", "630", "True", "5", "6 = High Coherence", "Yes", "No"]]
+    >>> pd.DataFrame(rows).to_csv(export, header=False, index=False)
+    >>> params = {"condition": "Likert", "design": "likert", "contexts": 1, "responses": 1, "layout": "alternate",
+    ...           "metadata_columns": 3, "scale": [1, 6]}
+    >>> study = {"name": "demo", "raw": [{"id": "survey"}], "extract": [{"side": "R1",
+    ...     "loader": "qualtrics_survey", "inputs": {"survey": "survey"}, "params": params}]}
+    >>> judgements, people = extract_study(study, {"survey": str(export)})
+    >>> judgements[["item", "criterion", "value", "export_column"]].to_string(index=False)
+    ' item   criterion  value  export_column\\nc01r1 readability      5              3\\nc01r1   coherence      6              4'
+    >>> people[["minutes", "finished"]].values.tolist(), "R_1a2B3c4D5e6F7g8" in judgements.to_csv() + people.to_csv()
+    ([[10.5, True]], False)
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["survey"], "qualtrics_survey", study)
     path = inputs["survey"]

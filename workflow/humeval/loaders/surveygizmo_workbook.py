@@ -61,6 +61,46 @@ def load(
     judgements, participants : DataFrame
         One row per item cell with ``context``, ``position`` and ``condition``; one participant per row
         (pseudonymised from the condition and row) with ``minutes``, ``q1`` and ``q2``.
+
+    Notes
+    -----
+    Item column k (0-based, after the metadata columns) is the k-th (context, position, criterion) of the survey's
+    order (:func:`humeval.loaders.survey_common.item_layout`: ``alternate`` gives each response's criteria in turn,
+    ``criterion_blocks`` each criterion's responses); its question text must name that criterion, so that a layout
+    that does not fit the export is refused instead of read shifted. A value is a number within ``scale`` (a
+    Likert rating) or any number (a magnitude estimate), and item ``c<context>r<position>`` is the response shown
+    at that position. The export's ids are empty, so a participant is its row, pseudonymised.
+
+    References
+    ----------
+    Santhanam & Shaikh (2019), "Towards Best Experiment Design for Evaluating Dialogue System Output", *INLG 2019*
+    (the workbooks this reads, as published with Braggaar et al. (2022), *INLG 2022*); SurveyGizmo (now Alchemer)
+    response export: one row per response, one column per question.
+
+    Examples
+    --------
+    One context with two responses, readability and coherence of each in turn, rated 1-6 by two participants:
+
+    >>> import pathlib, shutil, tempfile
+    >>> from humeval.loaders import extract_study
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> workbook = folder / "inlg.xlsx"
+    >>> header = ["Worker ID", "Time Minutes", "R1 readability", "R1 coherence", "R2 readability", "R2 coherence",
+    ...           "q1", "q2"]
+    >>> rows = [header, ["A1B2C3D4E5F6G7", "12.5", "5", "4", "2", "3", "Yes", "no"],
+    ...         ["H8I9J0K1L2M3N4", "9", "6", "6", "1", "2", "yes", "Yes"]]
+    >>> pd.DataFrame(rows).to_excel(workbook, sheet_name="original_data", header=False, index=False)
+    >>> params = {"condition": "Likert", "design": "likert", "contexts": 1, "responses": 2, "layout": "alternate",
+    ...           "metadata_columns": 2, "scale": [1, 6]}
+    >>> study = {"name": "demo", "raw": [{"id": "inlg"}], "extract": [{"side": "O",
+    ...     "loader": "surveygizmo_workbook", "inputs": {"workbook": "inlg"}, "params": params}]}
+    >>> judgements, people = extract_study(study, {"inlg": str(workbook)})
+    >>> first = people.loc[people["row"] == 0, "participant"].item()
+    >>> judgements.loc[judgements["participant"] == first, ["item", "criterion", "value"]].to_string(index=False)
+    ' item   criterion  value\\nc01r1 readability      5\\nc01r1   coherence      4\\nc01r2 readability      2\\nc01r2   coherence      3'
+    >>> people[["minutes", "q1", "q2"]].values.tolist(), "A1B2C3D4E5F6G7" in judgements.to_csv() + people.to_csv()
+    ([[12.5, 'yes', 'no'], [9.0, 'yes', 'yes']], False)
+    >>> shutil.rmtree(folder)
     """
     require_inputs(inputs, ["workbook"], "surveygizmo_workbook", study)
     path = inputs["workbook"]

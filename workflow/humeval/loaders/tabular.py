@@ -476,9 +476,10 @@ def load(
     --------
     Two raters' fluency and adequacy of one story, one column per criterion (``wide``):
 
-    >>> import pathlib, tempfile
+    >>> import pathlib, shutil, tempfile
     >>> from humeval.loaders import extract_study
-    >>> export = pathlib.Path(tempfile.mkdtemp()) / "ratings.csv"
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> export = folder / "ratings.csv"
     >>> _ = export.write_text("PROLIFIC_PID,story,fluency,adequacy\\nrater-0001,s1,4,5\\nrater-0002,s1,2,\\n")
     >>> params = {"participant": "PROLIFIC_PID", "item": ["story"], "system": {"value": "ours"},
     ...           "criteria": {"fluency": "fluency", "adequacy": "adequacy"}}
@@ -489,6 +490,7 @@ def load(
     'item criterion system  value\\n  s1  adequacy   ours    5.0\\n  s1  adequacy   ours    NaN\\n  s1   fluency   ours    2.0\\n  s1   fluency   ours    4.0'
     >>> len(raters), bool(raters["participant"].str.fullmatch(r"P[0-9a-f]{10}").all())
     (2, True)
+    >>> shutil.rmtree(folder)
     """
     given = {
         "participant": participant,
