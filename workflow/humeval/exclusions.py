@@ -47,6 +47,23 @@ def missing_value(judgements: pd.DataFrame, participants: pd.DataFrame) -> pd.Se
     -------
     Series
         A one-sentence reason per judgement row with no value, NA for a row kept.
+
+    Notes
+    -----
+    Complete-case analysis of each judgement: a row is kept when its value is a number, so that every statistic
+    reads the same rows and judgements in = kept + excluded holds for every side. The rater's other judgements
+    stay (a respondent-level rule is ``complete_respondents``).
+
+    References
+    ----------
+    Little & Rubin (2019), *Statistical Analysis with Missing Data*, 3rd ed., Wiley, chapter 3 (complete-case and
+    available-case analysis).
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"participant": ["p1", "p1", "p2"], "value": [4.0, None, 2.0]})
+    >>> missing_value(judgements, pd.DataFrame()).tolist()
+    [<NA>, 'no value in the export (empty cell)', <NA>]
     """
     missing = pd.to_numeric(judgements["value"], errors="coerce").isna()
     return pd.Series(pd.NA, index=judgements.index, dtype=object).mask(missing, "no value in the export (empty cell)")
@@ -70,6 +87,23 @@ def complete_respondents(
     Series
         A one-sentence reason per judgement row of an incomplete respondent, naming how many questions they left
         unanswered; NA for a row kept.
+
+    Notes
+    -----
+    Listwise deletion at the respondent: with m_u the number of empty values of unit u, every row of u is dropped
+    when m_u > 0. Unbiased only where whole respondents are missing completely at random; the reason logged names
+    m_u so that a reader can judge what was lost.
+
+    References
+    ----------
+    Little & Rubin (2019), *Statistical Analysis with Missing Data*, 3rd ed., Wiley, chapter 3 (complete-case
+    analysis); lux-2022's authors compute their complete-case Krippendorff's alpha this way (a variant there).
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"participant": ["p1", "p1", "p2"], "value": [4.0, None, 2.0]})
+    >>> complete_respondents(judgements, pd.DataFrame()).tolist()
+    ['incomplete respondent: 1 question(s) unanswered', 'incomplete respondent: 1 question(s) unanswered', nan]
     """
     missing = pd.to_numeric(judgements["value"], errors="coerce").isna()
     unanswered = missing.groupby(judgements[unit]).transform("sum")
@@ -96,6 +130,26 @@ def attention_check(
     -------
     Series
         A one-sentence reason per judgement row of a failed unit, naming the item(s), NA for a row kept.
+
+    Notes
+    -----
+    A unit fails when it chose the distractor in any pairwise row: (system = d and value = +1) or (system_b = d and
+    value = -1), the distractor being an output no attentive rater prefers (a paraphrase of another sentence, say);
+    all of the unit's rows go, since its other answers are no more attentive than the failed one.
+
+    References
+    ----------
+    Oppenheimer, Meyvis & Davidenko (2009), "Instructional manipulation checks: Detecting satisficing to increase
+    statistical power", *Journal of Experimental Social Psychology* 45(4): 867-872; the distractors of Hosking, Tang
+    & Lapata (2022), *ACL 2022*, as reproduced by Watson & Gkatzia (2024) and by arvan-2024.
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"participant": ["p1", "p1", "p2"], "item": ["i1", "i2", "i1"],
+    ...                            "system": ["ours", "ours", "ours"], "system_b": ["dis", "base", "dis"],
+    ...                            "value": [-1, 1, 1]})
+    >>> attention_check(judgements, pd.DataFrame(), distractor="dis").tolist()
+    ['failed the attention check: chose the distractor in item(s) i1', 'failed the attention check: chose the distractor in item(s) i1', <NA>]
     """
     chose = ((judgements["system"] == distractor) & (judgements["value"] == 1)) | (
         (judgements["system_b"] == distractor) & (judgements["value"] == -1)
@@ -125,6 +179,22 @@ def drop_systems(
     -------
     Series
         A one-sentence reason per judgement row showing one of the systems, NA for a row kept.
+
+    Notes
+    -----
+    A row is dropped when system or system_b is in the set S of ``systems``: check items (a distractor, the input
+    copied as an output) measure the raters, not a system, and a study scores the systems without them.
+
+    References
+    ----------
+    Hosking, Tang & Lapata (2022), "Hierarchical Sketch Induction for Paraphrase Generation", *ACL 2022* (its
+    distractor and input checks, dropped before scoring), as hosking-2022 and arvan-2024 apply them.
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"system": ["ours", "ours"], "system_b": ["dis", "base"]})
+    >>> drop_systems(judgements, pd.DataFrame(), systems=["dis"]).tolist()
+    ['check item, not scored (ours vs dis)', nan]
     """
     codes = set(systems)
     hit = judgements["system"].isin(codes) | judgements["system_b"].isin(codes)
@@ -149,6 +219,24 @@ def drop_where(
     -------
     Series
         A one-sentence reason per judgement row whose column holds one of the values, NA for a row kept.
+
+    Notes
+    -----
+    A row is dropped when str(column) is in {str(v) for v in ``values``}, compared as the export's text (a YAML
+    number 1 matches the cell "1"); a participant-level column (a failed qualification, a group) is looked up by
+    the row's participant. The reason and the value are logged, as a datasheet asks of every exclusion.
+
+    References
+    ----------
+    Shimorina & Belz (2022), "The Human Evaluation Datasheet: A Template for Recording Details of Human Evaluation
+    Experiments in NLP", *HumEval 2022* (which asks what was excluded and why).
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"participant": ["p1", "p2"], "item": ["gold1", "i1"]})
+    >>> drop_where(judgements, pd.DataFrame({"participant": []}), column="item", values=["gold1"],
+    ...            reason="gold item").tolist()
+    ['gold item (item = gold1)', nan]
     """
     if column in judgements.columns:
         series = judgements[column]
@@ -178,6 +266,26 @@ def invalid_permutation(judgements: pd.DataFrame, participants: pd.DataFrame, *,
     -------
     Series
         A one-sentence reason per judgement row of a failing ranking, listing its rank=system slots, NA for a row kept.
+
+    Notes
+    -----
+    A ranking of k slots is valid when it is a bijection from its systems onto {1, ..., k}: k distinct systems, k
+    distinct ranks, the smallest 1 and the largest k (with ``k`` given, exactly k slots). Any other ranking (a system
+    placed twice, a rank left out) has no rank per system, so average ranks and rank counts cannot use it.
+
+    References
+    ----------
+    Shardlow & Nawaz (2019), *ACL 2019*, as reproduced by Mondella, Lai & Nissim (2024), *HumEval @ LREC-COLING
+    2024*: 20 of the 1,000 non-gold rankings are not permutations, and Table 3 counts the other 980.
+
+    Examples
+    --------
+    Ranking j1 places SYS1 twice; j2 is a permutation:
+
+    >>> judgements = pd.DataFrame({"judgement_id": ["j1", "j1", "j2", "j2"], "response_type": "rank",
+    ...                            "system": ["SYS1", "SYS1", "SYS1", "SYS2"], "value": [1, 2, 2, 1]})
+    >>> invalid_permutation(judgements, pd.DataFrame()).tolist()[:3]
+    ['not a permutation of 1..2 (rank=system: 1=SYS1, 2=SYS1)', 'not a permutation of 1..2 (rank=system: 1=SYS1, 2=SYS1)', nan]
     """
     ranks = judgements[judgements["response_type"] == "rank"]
     by_judgement = ranks.groupby("judgement_id")
@@ -215,6 +323,24 @@ def drop_uncovered(
     -------
     Series
         A one-sentence reason per judgement row whose item the reference side did not judge, NA for a row kept.
+
+    Notes
+    -----
+    With R the reference side and, per category c, I_c the items (``keys[c]`` column) R judged in c, a row of
+    another side in category c is dropped when its item is not in I_c: every group is compared on the items all
+    of them judged.
+
+    References
+    ----------
+    Finch, Finch & Choi (2024), "Exploring the Impact of Human Evaluator Group on Chat-Oriented Dialogue
+    Evaluation", *LREC-COLING 2024* (its analysis keeps only the dialogues and pairs the Surx group judged).
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"side": ["Surx", "Stux", "Stux"], "category": "likert",
+    ...                            "item": ["d1", "d1", "d2"]})
+    >>> drop_uncovered(judgements, pd.DataFrame(), reference="Surx", keys={"likert": "item"}).tolist()
+    [<NA>, <NA>, 'likert item not judged by Surx (the authors keep only items Surx judged)']
     """
     reasons = pd.Series(pd.NA, index=judgements.index, dtype="object")
     ours = judgements["side"] == reference
@@ -248,6 +374,24 @@ def drop_groups_containing(
     -------
     Series
         A one-sentence reason per judgement row of a group that holds the pattern, NA for a row kept.
+
+    Notes
+    -----
+    With G the groups some row of which holds ``pattern`` in ``column`` (case-insensitive, a plain substring), every
+    row whose ``group`` is in G is dropped: a flawed question makes its whole section unreliable, not only itself.
+
+    References
+    ----------
+    Yao et al. (2022), "It is AI's Turn to Ask Humans a Question: Question-Answer Pair Generation for Children's
+    Story Books", *ACL 2022* (the authors' sensitivity analysis without the sections whose questions hold the
+    unfilled placeholder ``val``).
+
+    Examples
+    --------
+    >>> judgements = pd.DataFrame({"section": ["s1", "s1", "s2"], "question": ["Who is VAL?", "Why?", "Where?"]})
+    >>> drop_groups_containing(judgements, pd.DataFrame(), group="section", column="question", pattern="val",
+    ...                        reason="placeholder").tolist()
+    ['placeholder (section s1)', 'placeholder (section s1)', <NA>]
     """
     for name in (group, column):
         if name not in judgements.columns:
