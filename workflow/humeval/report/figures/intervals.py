@@ -54,6 +54,31 @@ def interval_bars(
     -------
     Figure
         Bars with interval whiskers, saved as ``<id>.png``.
+
+    Notes
+    -----
+    A bar of height v with a whisker from l to h (the interval the table computed: a bootstrap or a TrueSkill
+    interval), drawn as asymmetric error bars (max(0, v - l), max(0, h - v)); two series overlap in their
+    intervals exactly when their whiskers overlap, which is not a test of their difference.
+
+    References
+    ----------
+    Cumming & Finch (2005), "Inference by Eye: Confidence Intervals and How to Read Pictures of Data", *American
+    Psychologist* 60(2): 170-180; Hunter (2007), "Matplotlib: A 2D Graphics Environment", *Computing in Science & Engineering* 9(3): 90-95.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> audit = pd.DataFrame({"table": "t", "row": "A", "column": ["x", "x_lo", "x_hi"], "value": [0.6, 0.5, 0.8],
+    ...                       "published": [None] * 3, "status": "not_published"})
+    >>> fig = interval_bars(audit, plt, table="t", categories=["x"], panels=[{"title": "A", "series": ["A"]}],
+    ...                     value="{category}", low="{category}_lo", high="{category}_hi")
+    >>> whisker = fig.axes[0].containers[0].lines[2][0].get_segments()[0]  # the ErrorbarContainer of the bars
+    >>> [round(float(y), 2) for y in whisker[:, 1]]
+    [0.5, 0.8]
+    >>> plt.close(fig)
     """
     part = audit[audit["table"] == table]
     values = part.assign(shown=part["value"].where(part["value"].notna(), part["published"])).set_index(
@@ -149,6 +174,31 @@ def dumbbell(
     -------
     Figure
         A dumbbell chart, saved as ``<id>.png``.
+
+    Notes
+    -----
+    Per condition and criterion, the original's number (hollow) and the reproduction's (filled) on one vertical
+    line: the line's length is |R - O|, the difference a reproduction assessment asks about, read on a common scale
+    (a dot plot in Cleveland's sense) rather than from two bars' tops.
+
+    References
+    ----------
+    Cleveland (1984), "Graphical Methods for Data Presentation: Full Scale Breaks, Dot Charts, and Multibased
+    Logging", *The American Statistician* 38(4): 270-280; Hunter (2007), "Matplotlib: A 2D Graphics Environment", *Computing in Science & Engineering* 9(3): 90-95.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> audit = pd.DataFrame({"table": "icc", "row": "ICC|coherence", "column": ["Likert|original",
+    ...                       "Likert|reproduction"], "value": [0.41, 0.55], "published": [0.41, None],
+    ...                       "status": ["match", "not_published"]})
+    >>> fig = dumbbell(audit, plt, table="icc", tables=["icc"], conditions=["Likert"], criteria=["coherence"],
+    ...                row_template="ICC|{criterion}", column_template="{condition}|{side}")
+    >>> [float(y) for y in fig.axes[0].lines[0].get_ydata()]
+    [0.41, 0.55]
+    >>> plt.close(fig)
     """
     values = audit.assign(shown=audit["value"].where(audit["value"].notna(), audit["published"])).set_index(
         ["table", "row", "column"]

@@ -39,6 +39,31 @@ def reliability_scatter(
     -------
     Figure
         Scatter plots, saved as ``<id>.png``.
+
+    Notes
+    -----
+    One point per participant at (x, y), two reliabilities of the same person (santhanam-2019: each rater's
+    leave-one-out Spearman correlation with the others, for coherence and for readability), annotated with the
+    table's r and p between them: the figure shows what the single r summarises (an outlier, a ceiling), as
+    Anscombe's quartet warns it can hide.
+
+    References
+    ----------
+    Anscombe (1973), "Graphs in Statistical Analysis", *The American Statistician* 27(1): 17-21; Hunter (2007), "Matplotlib: A 2D Graphics Environment", *Computing in Science & Engineering* 9(3): 90-95.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> points = pd.DataFrame({"table": "pts", "row": ["Likert|P1", "Likert|P1", "Likert|P2", "Likert|P2"],
+    ...                        "column": ["intra", "inter"] * 2, "value": [0.9, 0.7, 0.5, 0.4]})
+    >>> stats = pd.DataFrame({"table": "r", "row": "Likert", "column": ["r", "p"], "value": [1.0, 0.0]})
+    >>> fig = reliability_scatter(pd.concat([points, stats]), plt, table="r", points_table="pts",
+    ...                           conditions=["Likert"], x="intra", y="inter")
+    >>> fig.axes[0].collections[0].get_offsets().tolist(), fig.axes[0].texts[0].get_text()
+    ([[0.9, 0.7], [0.5, 0.4]], 'r = 1.00\\np = 0')
+    >>> plt.close(fig)
     """
     points = audit[audit["table"] == points_table]
     stats = audit[audit["table"] == table].set_index(["row", "column"])["value"]
