@@ -1,7 +1,7 @@
 """What pyproject.toml cannot say: the package list, found rather than kept by hand (every package under workflow/:
 humeval and its subpackages, and the logger plugin ``snakemake_logger_plugin_humeval``, ``--logger humeval``), and
 the JSON Schemas of workflow/schemas (the catalogue's place for them) copied into the built package as
-humeval/schemas, where a non-editable install finds them (humeval.config.schema_dir). A hand-kept list once left
+humeval/schemas, where a non-editable install finds them (humeval.config.load.schema_dir). A hand-kept list once left
 out humeval.metrics.designs, and a wheel lacked the ICC metrics; a package mapped to workflow/schemas made the
 editable install an import hook, which Snakemake's plugin discovery (pkgutil.iter_modules) does not see."""
 

@@ -11,9 +11,9 @@ from test_loader_pairwise_batches import AMT_PARAMS, FORMS_PARAMS, write_amt_rec
 from test_loader_prolific_webapp_sqlite import make_database, make_items
 from test_rating_designs import PARAMS as QUALTRICS_PARAMS
 
+from humeval.config.registry import function
+from humeval.config.studyfile import read_yaml
 from humeval.errors import HumevalError
-from humeval.studyfile import read_yaml
-from humeval.vocabulary import function
 
 SHARDLOW = read_yaml(REPO / "config/studies/shardlow-2019-clinical-simplification.yaml")["extract"][0]["params"]
 REPORT = FIXTURES / "figure_eight_3_judgements.csv"

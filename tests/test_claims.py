@@ -193,7 +193,7 @@ def test_the_safeguard_basis_needs_a_finite_effect_and_error():
 
 
 def test_every_finding_must_read_a_cell_that_names_its_side():
-    from humeval.findings import check_findings_name_a_side
+    from humeval.config.checks import check_findings_name_a_side
 
     numbers_only = {"id": "C2", "text": "", "comparisons": [{"left": 2, "op": ">", "right": 1}]}
     fixed = {**claim(), "id": "C3"}

@@ -4,9 +4,9 @@ import pytest
 import yaml
 from helpers import REPO
 
-from humeval.config import load_study, validate_against
+from humeval.config.load import load_study, validate_against
+from humeval.config.studyfile import raw_filename
 from humeval.errors import HumevalError
-from humeval.studyfile import raw_filename
 
 HOSKING = REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml"
 
@@ -260,7 +260,7 @@ def test_cv_star_pairwise_intervals_name_their_columns_by_system_at_load(tmp_pat
 def test_yaml_reads_on_off_yes_and_no_as_text_so_a_bare_on_key_is_the_key_on(tmp_path):
     """YAML 1.2 booleans: ``join: {on: item}`` holds the key 'on' (YAML 1.1 made it True, which passed -n and then
     failed at run time with KeyError 'on')."""
-    from humeval.studyfile import read_yaml
+    from humeval.config.studyfile import read_yaml
 
     path = tmp_path / "s.yaml"
     path.write_text("join: {role: key, on: item_id, columns: [model]}\nflags: [yes, no, on, off, true, False]\n")
@@ -445,7 +445,7 @@ def write_study(study: dict) -> Path:
 def test_study_files_are_read_with_yaml_1_2_core_scalars(tmp_path):
     """YAML 1.1 (PyYAML's default) read 010 as octal 8, 1:20 as base-60 80 and 1_000 as 1000: silent wrong numbers
     in a study file. YAML 1.2's core schema reads 010 as ten and the others as text, which validation then names."""
-    from humeval.studyfile import read_yaml
+    from humeval.config.studyfile import read_yaml
 
     path = tmp_path / "forms.yaml"
     path.write_text("a: 010\nb: 1:20\nc: 1_000\nd: 0o17\ne: 0x1F\nf: 2.5e-3\ng: on\nh: 2024-05-01\ni: 1_000.5\n")
@@ -563,7 +563,7 @@ def test_a_planning_finding_with_a_claims_id_is_refused_naming_both(tmp_path):
 def test_a_design_only_original_first_in_a_claims_sides_is_not_asked_for_cells():
     """An original known only from its design has no cells: the claims' cells are checked on the first experiment
     with numbers (a design-only original listed first was refused, issue 51)."""
-    from humeval.cell_checks import check_claim_cells
+    from humeval.config.cells import check_claim_cells
 
     study = {
         "experiments": [{"id": "O", "design_only": True}, {"id": "R1"}],
@@ -589,7 +589,7 @@ def test_a_rater_selection_by_pseudonym_is_said_at_every_start_with_what_to_writ
     numbers and gets one line naming its key, and a pseudonym that matches no one says why in the job's line."""
     import pandas as pd
 
-    from humeval.config import changed_default_notices
+    from humeval.config.load import changed_default_notices
     from humeval.errors import HumevalError
     from humeval.metrics import filter_where
 
@@ -652,7 +652,7 @@ def test_keys_that_failed_minutes_later_are_one_line_at_load(tmp_path, change, e
 
 
 def test_the_arithmetic_operations_validation_knows_are_the_metrics():
-    from humeval.config import ARITHMETIC_OPERATIONS
+    from humeval.config.load import ARITHMETIC_OPERATIONS
     from humeval.metrics.arithmetic import OPERATIONS
 
     assert set(ARITHMETIC_OPERATIONS) == set(OPERATIONS)

@@ -7,7 +7,7 @@ import gendocs as docs
 import pytest
 from helpers import REPO
 
-from humeval import vocabulary
+from humeval.config import registry as vocabulary
 
 RENDERED = {p.name: t for p, t in docs.render(REPO).items()}
 REGISTERED = [(kind, name) for kind in vocabulary.KINDS for name in vocabulary.entries(kind)]

@@ -19,12 +19,12 @@ from helpers import REPO, SUMMARY_LINES, mirror_file
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from humeval.config import load_study
+from humeval.config.load import load_study
+from humeval.config.registry import function
+from humeval.config.studyfile import raw_filename
 from humeval.errors import HumevalError
 from humeval.fetch import verify_fetched
-from humeval.studyfile import raw_filename
 from humeval.tidy import JUDGEMENT_COLUMNS, validate_judgements
-from humeval.vocabulary import function
 
 pytestmark = pytest.mark.e2e
 # (study, extract entry, role damaged): one case per loader, the damaged file one it reads

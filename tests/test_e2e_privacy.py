@@ -180,8 +180,8 @@ def test_pseudonyms_cannot_be_recomputed_from_the_study_name_but_can_from_the_ra
     import hashlib
     import hmac
 
-    from humeval.config import load_study
-    from humeval.studyfile import raw_filename
+    from humeval.config.load import load_study
+    from humeval.config.studyfile import raw_filename
     from humeval.tidy import keyed_pseudonyms, pseudonym, pseudonym_key
 
     name = "shardlow-2019-clinical-simplification"

@@ -37,7 +37,7 @@ def rscript():
 
 
 def study_inputs(full_run, name):
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     base = full_run / "results" / name
     study = load_study(full_run / "config/studies" / f"{name}.yaml")

@@ -70,7 +70,7 @@ def browser_or_skip():
 def configured_studies(workdir):
     import yaml
 
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     names = yaml.safe_load((workdir / "config/config.yaml").read_text())["studies"]
     return {name: load_study(workdir / "config/studies" / f"{name}.yaml") for name in names}

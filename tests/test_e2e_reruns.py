@@ -88,7 +88,7 @@ def test_a_published_number_reruns_only_that_study_from_the_published_stage(buil
     assert ("tables", "hosking-2022-paraphrase-meaning") in jobs  # the audit and the tables
     dry = run_snakemake(built, "-n", env=raw_source())
     reasons = dry.stdout + dry.stderr
-    # the params hold the keys a job reads and their digest (humeval.studyfile.slice_param), not the config
+    # the params hold the keys a job reads and their digest (humeval.config.studyfile.slice_param), not the config
     assert "Params have changed" in reasons and "Watson & Gkatzia" not in reasons and "23.01" not in reasons
 
 

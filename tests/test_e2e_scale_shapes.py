@@ -12,7 +12,7 @@ from helpers import copy_project, run_snakemake
 from scale import SHAPES, SLOTS, mirror_path
 from scipy import stats
 
-from humeval.studyfile import raw_filename
+from humeval.config.studyfile import raw_filename
 
 pytestmark = pytest.mark.e2e
 SIZE = 5000  # 500 pairwise tasks: 10 careless participants, some of whom choose the distractor

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from helpers import REPO
 
-from humeval.config import load_study
+from humeval.config.load import load_study
 from humeval.intermediate import kept_judgements, read_csv
 
 STUDY = "yao-2022-storybook-qag"
@@ -120,7 +120,7 @@ def test_recomputed_qra3_inputs_equal_the_published_files(built, audit):
 
 
 def test_the_study_uses_only_generic_loaders_and_metrics():
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     study = load_study(REPO / "config/studies" / f"{STUDY}.yaml")
     assert {e["loader"] for e in study["extract"]} == {"tabular"}

@@ -108,7 +108,7 @@ def test_complete_respondents_needs_missing_value_after_it(tmp_path):
     import yaml
     from helpers import REPO
 
-    from humeval.config import load_study
+    from humeval.config.load import load_study
     from humeval.errors import HumevalError
 
     study = yaml.safe_load((REPO / ".test/config/studies/every-measure-2026-toy.yaml").read_text())

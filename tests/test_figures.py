@@ -3,9 +3,9 @@ covers no mark, label or legend."""
 
 import pandas as pd
 
+from humeval.config.registry import function
 from humeval.report.figures.draw import draw_figures, draw_key
 from humeval.report.figures.style import pyplot
-from humeval.vocabulary import function
 
 AUDIT = pd.DataFrame(
     {

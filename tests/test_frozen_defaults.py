@@ -8,7 +8,7 @@ import json
 
 from helpers import REPO
 
-from humeval import vocabulary
+from humeval.config import registry as vocabulary
 
 SNAPSHOT = REPO / "tests" / "fixtures" / "frozen_defaults.json"
 

@@ -6,7 +6,8 @@ import json
 import pandas as pd
 import pytest
 
-from humeval.heds import CRITERIA_KEY, conditions_frame, read_datasheet
+from humeval.config.conditions import CRITERIA_KEY
+from humeval.heds import conditions_frame, read_datasheet
 
 SHEET = {
     "heds-sample_evaluators_design-evaluators-number_of_evaluators": {"data": {"": "3"}, "control": {}},

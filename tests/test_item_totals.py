@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from humeval.config.registry import function
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData
 from humeval.metrics.item_totals_forms import ITEM_TOTALS
-from humeval.vocabulary import function
 
 SYSTEMS = [{"code": "a", "label": "A"}, {"code": "b", "label": "B"}, {"code": "c", "label": "C"}]
 

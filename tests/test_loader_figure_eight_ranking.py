@@ -2,12 +2,12 @@ import pandas as pd
 import pytest
 from helpers import FIXTURES, REPO
 
+from humeval.config.studyfile import read_yaml
 from humeval.errors import HumevalError
 from humeval.exclusions import apply_exclusions
 from humeval.loaders.figure_eight_ranking import load
 from humeval.metrics import StudyData
 from humeval.metrics.ranking import rank_table_numbers
-from humeval.studyfile import read_yaml
 
 STUDY = read_yaml(REPO / "config/studies/shardlow-2019-clinical-simplification.yaml")
 PARAMS = STUDY["extract"][0]["params"]

@@ -4,11 +4,11 @@ import pandas as pd
 import pytest
 from helpers import REPO
 
+from humeval.config.studyfile import read_yaml
 from humeval.errors import HumevalError
 from humeval.loaders.amt_pairwise_batch import load as load_amt
 from humeval.loaders.ms_forms_batches import load as load_forms
 from humeval.loaders.pairwise_item_key import read_item_key
-from humeval.studyfile import read_yaml
 
 LIU = read_yaml(REPO / "config/studies/liu-2021-dexperts-fluency.yaml")
 FORMS_PARAMS = LIU["extract"][1]["params"]

@@ -361,8 +361,8 @@ def test_a_helper_side_is_drawn_with_the_items_it_is_joined_on():
     automatic scores) must see that side's judgements of every drawn copy: before, the other sides were held as
     they are, so a copy (``i3~1``) found no partner and the correlation ran on the distinct drawn items only. Here
     the cells of one draw equal the metric on a frame built by hand with both sides' items copied alike."""
+    from humeval.config.registry import function
     from humeval.planning_bootstrap import Simulator
-    from humeval.vocabulary import function
 
     rng = np.random.default_rng(3)
     items = [f"i{i}" for i in range(8)]

@@ -5,10 +5,10 @@ import pytest
 from helpers import REPO
 
 from humeval.aggregates import rank_count_rows
-from humeval.config import load_study
+from humeval.config.load import load_study
+from humeval.config.studyfile import read_yaml
 from humeval.errors import HumevalError
 from humeval.metrics.ranking import average_rank, rank_counts
-from humeval.studyfile import read_yaml
 
 SHARDLOW = REPO / "config/studies/shardlow-2019-clinical-simplification.yaml"
 

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from helpers import REPO
 
-from humeval.config import load_study
+from humeval.config.load import load_study
+from humeval.config.registry import entries
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, metrics_study
 from humeval.published import published_blocks, published_frame
 from humeval.tidy import JUDGEMENT_COLUMNS, PARTICIPANT_COLUMNS
-from humeval.vocabulary import entries
 
 FILES = [
     *sorted((REPO / "config/studies").glob("[a-z]*.yaml")),

@@ -1,11 +1,11 @@
-"""One path from config to job: every top-level study key reaches the stages that read it (humeval.studyfile's
+"""One path from config to job: every top-level study key reaches the stages that read it (humeval.config.studyfile's
 STAGE_KEYS, which the rules' params use), and a job that reads a key its stage was not given fails at once."""
 
 import pytest
 import yaml
 from helpers import REPO
 
-from humeval.studyfile import STAGE_KEYS, VALIDATION_ONLY, StudySlice
+from humeval.config.studyfile import STAGE_KEYS, VALIDATION_ONLY, StudySlice
 
 
 def test_every_schema_key_reaches_a_stage_or_is_validation_only():

@@ -79,7 +79,7 @@ def test_a_stages_code_inputs_cover_every_module_it_reaches(stage):
 def test_every_module_of_figure_kinds_is_a_code_input_of_the_figures_stage():
     """The figures job finds a kind by name (the vocabulary), not by an import this test can follow: each module
     that registers a figure kind must be listed."""
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     modules = {entry.target.split(":")[0] for entry in entries("figure").values()}
     listed = {str(p.relative_to(PACKAGE_DIR)) for p in stage_sources("figures")}

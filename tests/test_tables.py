@@ -93,7 +93,7 @@ def test_a_table_shows_rows_and_columns_in_the_papers_words_and_keeps_its_keys()
 
 
 def test_a_label_for_a_key_the_table_does_not_have_is_one_line_at_load():
-    from humeval.config_checks import check_figure_labels
+    from humeval.config.checks import check_figure_labels
 
     failures = []
     study = {"tables": [{**TABLE, "labels": {"rpro": "Reproduction"}}]}
@@ -120,7 +120,7 @@ def test_the_row_header_is_worded_by_its_label_else_by_its_parts_and_a_key_follo
 def test_qra3_and_claims_tables_are_worded_without_config():
     """The QRA3 tables and a claims table get the report's words for their keys (the CSV keeps the keys); a study's
     own label wins."""
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     study = load_study(REPO / "config/studies/hosking-2022-paraphrase-meaning.yaml")
     tables = {t["id"]: t for t in study["tables"]}

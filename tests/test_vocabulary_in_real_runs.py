@@ -7,8 +7,8 @@ only shrink (a test fails when a listed parameter comes into use, so it is taken
 import yaml
 from helpers import REPO
 
-from humeval import vocabulary
-from humeval.studyfile import read_yaml
+from humeval.config import registry as vocabulary
+from humeval.config.studyfile import read_yaml
 
 #: Parameters no study CI runs gives yet (their defaults run, their other values only in unit tests). Shared
 #: plumbing (row, column, labels, where, frame, variant, by) is proven through the entries that use it.

@@ -55,7 +55,7 @@ def clean_env(venv) -> dict:
 
 def test_the_wheel_holds_every_package_and_registers_every_metric(installed):
     code = (
-        "import humeval, humeval.config as c; from humeval.vocabulary import entries; "
+        "import humeval, humeval.config.load as c; from humeval.config.registry import entries; "
         "print(humeval.__file__); print(len(entries('metric'))); print(c.schema_dir())"
     )
     where, metrics, schemas = run(
@@ -64,7 +64,7 @@ def test_the_wheel_holds_every_package_and_registers_every_metric(installed):
     assert where.startswith(str(installed)), where  # the wheel's copy, not the checkout
     assert schemas.startswith(str(installed)), schemas
     sys.path.insert(0, str(REPO / "workflow"))
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     assert int(metrics) == len(entries("metric")) > 30
 

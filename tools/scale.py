@@ -31,7 +31,7 @@ import yaml
 from bench import ROOT, copy_tree
 from bench import timed_cpu as run
 
-from humeval.studyfile import raw_filename
+from humeval.config.studyfile import raw_filename
 
 FLOOR = """
 import sys, pandas as pd

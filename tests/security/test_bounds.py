@@ -34,7 +34,7 @@ def test_a_nested_quantifier_header_pattern_runs_in_linear_time():
 
 
 def test_a_pattern_re2_cannot_run_is_refused_at_load_naming_the_key(tmp_path):
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     text = (REPO / "config/studies/yao-2022-storybook-qag.yaml").read_text()
     path = tmp_path / "yao-2022-storybook-qag.yaml"
@@ -50,7 +50,7 @@ def test_a_pattern_re2_cannot_run_is_refused_at_load_naming_the_key(tmp_path):
 
 @pytest.mark.parametrize("depth", [100, 5_000])
 def test_a_deeply_nested_study_file_is_one_line(tmp_path, depth):
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     path = tmp_path / "deep-2025-x.yaml"
     path.write_text("name: deep-2025-x\nextra: " + "[" * depth + "]" * depth + "\n")
@@ -145,7 +145,7 @@ def test_a_deeply_nested_json_export_is_one_line(tmp_path):
 
 
 def test_an_oversized_study_file_is_one_line_before_it_is_parsed(tmp_path):
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     path = tmp_path / "big-2025-x.yaml"
     with open(path, "w") as handle:
@@ -165,7 +165,7 @@ def test_a_format_template_in_a_study_file_is_bounded_before_any_job(tmp_path, t
     attribute. Every template string of a study file is checked when it loads, whichever key holds it."""
     import yaml
 
-    from humeval.config import load_study
+    from humeval.config.load import load_study
     from humeval.errors import HumevalError
 
     toy = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
@@ -213,7 +213,7 @@ def test_planning_and_resampling_have_a_budget_checked_before_any_job(tmp_path, 
     3,000 x 3,000 design ran past 4 minutes."""
     import yaml
 
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     toy = REPO / ".test/config/studies/every-measure-2026-toy.yaml"
     study = yaml.safe_load(toy.read_text())

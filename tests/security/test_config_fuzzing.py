@@ -116,7 +116,7 @@ YAML11 = {"010": 10, "0o10": 8, "0x1F": 31, "+12": 12, "1:20": None, "1_000": No
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(study=mutated_study(), spelling=st.sampled_from(sorted(YAML11)))
 def test_generated_study_files_end_in_one_clear_line_or_load(tmp_path, study, spelling):
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     path = Path(tmp_path) / "example-2025-ranking.yaml"
     # one integer of the file spelled as YAML 1.1 writes it, unquoted
@@ -149,7 +149,7 @@ def test_a_yaml_1_1_integer_is_read_as_yaml_1_2_or_refused_in_one_line(tmp_path,
     """The template's published total of 10 rankings, spelled otherwise: YAML 1.2 reads 010 as ten (YAML 1.1: eight)
     and loads; 0o10, 0x1F and +12 are 8, 31 and 12, which the counts (summing to 10) refuse; 1:20, 1_000 and 0b11
     are text (YAML 1.1: 80, 1000, 3), refused as not an integer. Each refusal is one line naming the key."""
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     path = tmp_path / "example-2025-ranking.yaml"
     text = (REPO / "config/studies/_template.yaml").read_text()

@@ -43,9 +43,9 @@ def test_a_url_with_a_query_is_refused_at_a_dry_run_in_one_line(tmp_path):
 
 
 def test_every_job_param_is_a_digest_not_config_text():
-    """What a rule's params carry of a study (humeval.studyfile.slice_param): its keys and a digest, whatever the
+    """What a rule's params carry of a study (humeval.config.studyfile.slice_param): its keys and a digest, whatever the
     study holds; the job reads the text from the study file and checks it against the digest."""
-    from humeval.studyfile import slice_param
+    from humeval.config.studyfile import slice_param
 
     hostile = {"name": "s", "raw": [{"id": "a", "url": "https://x/</script><img src=x onerror=alert(1)>"}]}
     param = slice_param(hostile, ["raw"])
@@ -55,12 +55,12 @@ def test_every_job_param_is_a_digest_not_config_text():
 
 
 def test_a_job_refuses_a_study_file_edited_after_the_run_started(tmp_path):
-    from humeval.studyfile import job_study, slice_param, study_slice
+    from humeval.config.studyfile import job_study, slice_param, study_slice
 
     text = (REPO / "config/studies/_template.yaml").read_text()
     (tmp_path / "example-2025-ranking.yaml").write_text(text)
     config = {"study_dir": str(tmp_path)}
-    from humeval.config import load_study
+    from humeval.config.load import load_study
 
     param = slice_param(study_slice(load_study(tmp_path / "example-2025-ranking.yaml"), ["raw"]), ["raw"])
     assert job_study(config, "example-2025-ranking", param)["raw"][0]["id"]

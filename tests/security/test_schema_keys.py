@@ -1,11 +1,11 @@
 """The generated hostile suite, derived from the schema: every key of ``study.schema.yaml`` (schema_keys.py) is
 attacked with the payloads of its type, and every registered parameter through the registry, in the process that
-``snakemake -n`` runs (``humeval.config.load_study``), so that a key added to the schema or a parameter added to a
+``snakemake -n`` runs (``humeval.config.load.load_study``), so that a key added to the schema or a parameter added to a
 registered function is attacked the day it is added, without touching this file (a key no shipped file gives needs
 a planted value: test_every_schema_key_has_a_generator fails until it has one).
 
 Each case is one line naming the file and a key, or a study file that loads. Control and bidi characters are
-refused in every text (``humeval.config.UNSAFE_CHARACTER``). A text with markup or a formula that loads must be text the
+refused in every text (``humeval.config.load.UNSAFE_CHARACTER``). A text with markup or a formula that loads must be text the
 workflow carries to readers (:data:`CARRIED`: the ``.test`` run in test_code_health.py then carries every such key
 of the toy with markup and formula payloads through the whole pipeline and its report, and checks that no
 payload is live and every number is the clean run's) or a name only an export can check (:data:`JOB_CHECKED`, each
@@ -13,7 +13,7 @@ with the job that checks it). A number key gets NaN, infinity, a 401-digit numbe
 where a negative number means something, :data:`SIGNED`); an integer key also the YAML 1.1 spellings ``1_0`` and
 ``1:20`` (text in YAML 1.2); a boolean key ``yes``; a list key the empty list (which loads only where it means
 something, :data:`EMPTY_OK`). A huge list is refused whatever its key, by the study file's node bound
-(test_bounds.py), and a long text by :data:`humeval.config.MAX_TEXT`, attacked here in every text key."""
+(test_bounds.py), and a long text by :data:`humeval.config.load.MAX_TEXT`, attacked here in every text key."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ import pytest
 import yaml
 from schema_keys import PLANTED, get_at, leaves, set_at, where_given
 
-from humeval import vocabulary
-from humeval.config import MAX_TEXT, load_study
+from humeval.config import registry as vocabulary
+from humeval.config.load import MAX_TEXT, load_study
 from humeval.errors import HumevalError
 
 TEXT = {
@@ -226,7 +226,7 @@ def accepts(hint, value) -> bool:
 def test_every_registered_parameter_is_type_checked_through_the_registry(kind, name, parameter):
     """Every keyword a registered function takes is checked against its annotation before any job: each value of
     another type (a mapping, a text, a list, a fraction, a flag, null) is one line naming the key
-    (``humeval.vocabulary.wrong_type``), and each value of its type passes, as typing reads the hint."""
+    (``humeval.config.registry.wrong_type``), and each value of its type passes, as typing reads the hint."""
     entry = vocabulary.entries(kind)[name]
     hint = typing.get_type_hints(vocabulary.function(kind, name))[parameter.name]
     for what, value in HOSTILE:
@@ -238,7 +238,7 @@ def test_every_registered_parameter_is_type_checked_through_the_registry(kind, n
 
 
 def test_the_registry_lists_every_keyword_of_every_registered_function():
-    """The registry reads signatures from the source (humeval.vocabulary); this imports each function and
+    """The registry reads signatures from the source (humeval.config.registry); this imports each function and
     compares, so that a parameter the reader misses cannot escape the attack above."""
     for kind in vocabulary.KINDS:
         for name, entry in vocabulary.entries(kind).items():

@@ -1,5 +1,5 @@
 """Published aggregates a study uses as inputs where its raw data are not public (rank counts, answer counts per
-system), checked on load by :mod:`humeval.config` and read by the metrics."""
+system), checked on load by :mod:`humeval.config.load` and read by the metrics."""
 
 from __future__ import annotations
 

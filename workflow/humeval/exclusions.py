@@ -15,8 +15,8 @@ import logging
 
 import pandas as pd
 
+from humeval.config.registry import function, register
 from humeval.errors import HumevalError
-from humeval.vocabulary import function, register
 
 __all__ = [
     "EXCLUSION_COLUMNS",

@@ -11,7 +11,6 @@ import numpy as np
 __all__ = [
     "Z95",
     "bases",
-    "check_findings_name_a_side",
     "consistency",
     "effect_and_error",
     "evaluate",
@@ -236,27 +235,3 @@ def bases(effect: float, se: float, assumed: float | None) -> list[tuple[str, fl
     if assumed is not None:
         out.append(("assumed", float(assumed)))
     return out
-
-
-def check_findings_name_a_side(study: dict, fail) -> None:
-    """Every finding (a QRA claim or a ``planning.findings`` entry) reads at least one cell whose table, row or
-    column names ``{side}``: one that does not reads the same cells in every experiment, so its verdict is one
-    verdict copied and no simulation of a pilot changes it (planning showed power 1.0 for such a finding)."""
-    places = [
-        (f"qra.{k}.claims.{c}", claim)
-        for k, entry in enumerate(study.get("qra", []))
-        if entry.get("type") == "claims"
-        for c, claim in enumerate(entry.get("claims", []))
-    ]
-    places += [
-        (f"planning.findings.{f}", finding) for f, finding in enumerate(study.get("planning", {}).get("findings", []))
-    ]
-    for path, finding in places:
-        cells = [c[k] for c in finding.get("comparisons", []) for k in ("left", "right") if isinstance(c.get(k), dict)]
-        cells += [finding["significance"]["p"]] if finding.get("significance") else []
-        if cells and not any("{side}" in str(value) for cell in cells for value in cell.values()):
-            fail(
-                f"key {path} ({finding.get('id')}): no cell it reads names {{side}}, so it reads the same cells in every "
-                'experiment and no simulation changes them; write {side} where the experiment goes (row: "O" -> '
-                'row: "{side}")'
-            )

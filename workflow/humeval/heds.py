@@ -19,8 +19,9 @@ import re
 from pathlib import Path
 
 from humeval import strict_json
+from humeval.config.conditions import CONDITIONS, CRITERIA_KEY
 
-__all__ = ["CONDITIONS", "CRITERIA_KEY", "clean", "conditions_frame", "read_datasheet"]
+__all__ = ["clean", "conditions_frame", "read_datasheet"]
 
 #: An email address in a condition's text, after NFKC folding (``＠`` is ``@``) and percent-decoding (``%40``):
 #: ``a@b.c``, ``mailto:a@b``, ``a@localhost``, ``a [at] b.c``, ``a(at)b``.
@@ -31,25 +32,6 @@ EMAIL = r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+
 #: The largest datasheet read (the HEDS form's own are 20-60 kB) and the deepest nesting (the form's is 3).
 MAX_BYTES, MAX_DEPTH = 5_000_000, 20
 OPTION = re.compile(r"^(?P<field>.+)-(?P<k>\d+)$")
-CRITERIA_KEY = "heds-criteria-criterion"
-
-#: (label, HEDS field, per criterion): the conditions a conditions table lists, in order.
-CONDITIONS = [
-    ("Number of evaluators", "heds-sample_evaluators_design-evaluators-number_of_evaluators", False),
-    ("Evaluator expertise", "heds-sample_evaluators_design-evaluators-evaluators-expertise", False),
-    ("Recruitment and platform", "heds-sample_evaluators_design-evaluators-recruitment_method", False),
-    ("Payment", "heds-sample_evaluators_design-evaluators-evaluators-payment", False),
-    ("Evaluators are authors", "heds-sample_evaluators_design-evaluators-evaluators-are_authors", False),
-    ("Evaluators known to the authors", "heds-sample_evaluators_design-evaluators-evaluators-known_to_authors", False),
-    ("Criteria evaluated", CRITERIA_KEY, False),
-    ("Verbatim question", "heds-criteria-criterion-response_elicitation-verbatim_question", True),
-    ("Form of response", "heds-criteria-criterion-response_elicitation-form_of_response", True),
-    ("Scale size", "heds-criteria-criterion-response_elicitation-size_of_scale", True),
-    ("Scale (list or range)", "heds-criteria-criterion-response_elicitation-list_or_range", True),
-    ("Quality assurance", "heds-sample_evaluators_design-experimental_design-quality_assurance-method", False),
-    ("Statistical power", "heds-sample_evaluators_design-sample-statistical_power-method", False),
-    ("Preregistered", "heds-sample_evaluators_design-experimental_design-preregistered", False),
-]
 
 
 def clean(text) -> str:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.studyfile import note_of
 from humeval.errors import HumevalError
 from humeval.rounding import parse_published
-from humeval.studyfile import note_of
 
 __all__ = ["published_blocks", "published_frame", "published_numbers"]
 
@@ -33,7 +33,7 @@ PUBLISHED_COLUMNS = [
 def classified_note(cell: dict, block: dict, row: str = "", column: str = "") -> str:
     """A cell's diagnosis with its evidence class in front, ``[reproduced]``, ``[explained]`` or
     ``[hypothesis]``, and for a reproduced one the variant that reproduces the printed number; the block's note
-    only where it covers the cell (``row``, ``column``; :func:`humeval.studyfile.note_of`).
+    only where it covers the cell (``row``, ``column``; :func:`humeval.config.studyfile.note_of`).
 
     >>> classified_note({"note": "truncated", "evidence": "reproduced",
     ...                  "variant": {"table": "t9", "row": "rho", "column": "Likert", "compare": "truncate"}}, {})

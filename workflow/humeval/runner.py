@@ -22,16 +22,16 @@ __all__ = ["run", "studies_config", "study_config"]
 def study_config(snakemake, param: str = "study") -> dict:
     """The slice of the job's study config that its params name (``config_slice`` in workflow/rules/common.smk
     puts the keys and their digest there, never the text): read from the study file and checked against that
-    digest (:func:`humeval.studyfile.job_study`)."""
-    from humeval.studyfile import job_study
+    digest (:func:`humeval.config.studyfile.job_study`)."""
+    from humeval.config.studyfile import job_study
 
     return job_study(snakemake.config, snakemake.wildcards.study, getattr(snakemake.params, param), snakemake.rule)
 
 
 def studies_config(snakemake, param: str = "configs") -> dict:
     """``{study: slice}`` for every study of ``params.studies`` (the summary job), checked against the digest of
-    all of them that the params carry (:func:`humeval.studyfile.job_studies`)."""
-    from humeval.studyfile import job_studies
+    all of them that the params carry (:func:`humeval.config.studyfile.job_studies`)."""
+    from humeval.config.studyfile import job_studies
 
     return job_studies(
         snakemake.config, list(snakemake.params.studies), getattr(snakemake.params, param), snakemake.rule

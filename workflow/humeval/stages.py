@@ -23,7 +23,16 @@ PACKAGE_DIR = Path(__file__).resolve().parent
 #: Modules every stage script runs: the package, its errors, the job harness, the stage-file reader and writer,
 #: the study-file reader (a job reads its slice of the study config) with the QRA3 tables it declares, and the
 #: vocabulary (the registry every configured function is found by).
-SHARED = ("__init__.py", "errors.py", "runner.py", "intermediate.py", "studyfile.py", "qra3_layout.py", "vocabulary.py")
+SHARED = (
+    "__init__.py",
+    "errors.py",
+    "runner.py",
+    "intermediate.py",
+    "config/__init__.py",
+    "config/studyfile.py",
+    "qra3_layout.py",
+    "config/registry.py",
+)
 
 #: Per stage (a rule of workflow/rules): package files and folders (ending in ``/``) besides :data:`SHARED`.
 STAGE_CODE: dict[str, tuple[str, ...]] = {
@@ -40,6 +49,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "report/table_files.py",
         "report/html_tables.py",
         "heds.py",
+        "config/conditions.py",
         "fetch.py",
         "rounding.py",
         "patterns.py",
@@ -92,6 +102,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
         "report/tables.py",
         "report/html_tables.py",
         "heds.py",
+        "config/conditions.py",
         "patterns.py",
         "strict_json.py",
         "rounding.py",
@@ -107,7 +118,7 @@ def stage_sources(stage: str, package_dir: Path = PACKAGE_DIR) -> list[Path]:
     """The package source files of ``stage`` (sorted), the folders expanded to their ``.py`` files.
 
     >>> [str(p.relative_to(PACKAGE_DIR)) for p in stage_sources("qra")][:4]
-    ['__init__.py', 'cv_star.py', 'errors.py', 'intermediate.py']
+    ['__init__.py', 'config/__init__.py', 'config/registry.py', 'config/studyfile.py']
     """
     files: set[Path] = set()
     for entry in SHARED + STAGE_CODE[stage]:

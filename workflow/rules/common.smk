@@ -9,8 +9,8 @@ from snakemake.utils import validate
 
 try:
     import humeval
-    from humeval.config import changed_default_notices, load_study, validate_against
-    from humeval.studyfile import STAGE_KEYS, raw_files, slice_param, study_path, study_slice
+    from humeval.config.load import changed_default_notices, load_study, validate_against
+    from humeval.config.studyfile import STAGE_KEYS, raw_files, slice_param, study_path, study_slice
     from humeval.errors import HumevalError
     from humeval.fetch import in_mirror, resolve_mirror
     from humeval.loaders.headers import ambiguous_references
@@ -22,7 +22,7 @@ except ImportError as exc:
         "`pip install -e .` from the clone (README, Run and test; docs/deployment.md for a module)"
     ) from None
 
-# One line naming the file and the key for a mistake (humeval.config), then Snakemake's own validation, which also
+# One line naming the file and the key for a mistake (humeval.config.load), then Snakemake's own validation, which also
 # fills in the schema's defaults.
 try:
     validate_against(config, "config.schema.yaml", "config/config.yaml")
@@ -30,7 +30,7 @@ except HumevalError as exc:
     raise WorkflowError(f"invalid configuration: {exc}") from None
 validate(config, schema="../schemas/config.schema.yaml")
 
-# Every enabled study's file, schema-validated and cross-checked (humeval.config): a mistake is one line naming
+# Every enabled study's file, schema-validated and cross-checked (humeval.config.load): a mistake is one line naming
 # the file and the key, before any job runs.
 try:
     STUDIES = {name: load_study(study_path(config, name)) for name in config["studies"]}
@@ -168,7 +168,7 @@ def paper_labels(section):
 
 def stage_slice(stage):
     """Params function: the digest of the parts of the study config the stage's job reads
-    (humeval.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,
+    (humeval.config.studyfile.STAGE_KEYS, the one table from config to job), so editing another part (a figure option,
     a published number) does not rerun it. The job reads the parts itself (humeval.runner.study_config); no
     config text is in the params, so none is in the report."""
     keys = STAGE_KEYS[stage]

@@ -2,11 +2,11 @@
 
 import os
 
+from humeval.config.studyfile import raw_files
 from humeval.fetch import verify_fetched
 from humeval.intermediate import write_csv
 from humeval.loaders import extract_study
 from humeval.runner import run, study_config
-from humeval.studyfile import raw_files
 
 
 def main():

@@ -1,8 +1,8 @@
 """Pinned raw exports of one study -> data/raw/<study>/, each sha256-verified (rule fetch_raw)."""
 
+from humeval.config.studyfile import raw_files
 from humeval.fetch import fetch_study, resolve_mirror
 from humeval.runner import run, study_config
-from humeval.studyfile import raw_files
 
 
 def main():

@@ -1,10 +1,10 @@
 """The study's published numbers (config strings, published files) -> intermediate/published.csv (rule published)."""
 
+from humeval.config.studyfile import raw_files
 from humeval.fetch import verify_fetched
 from humeval.intermediate import write_csv
 from humeval.published import published_numbers
 from humeval.runner import run, study_config
-from humeval.studyfile import raw_files
 
 
 def main():

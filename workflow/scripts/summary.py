@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from humeval.config.studyfile import study_path
 from humeval.intermediate import read_csv, write_csv
 from humeval.power_table import as_numbers
 from humeval.report.figures.summary_figures import cv_star_figure, qra3_figure
@@ -10,7 +11,6 @@ from humeval.report.html_tables import frame_html
 from humeval.report.tables import frame_markdown
 from humeval.report.verdict_card import verdict_card_html
 from humeval.runner import run, studies_config
-from humeval.studyfile import study_path
 from humeval.summary import (
     audit_summary,
     claims_summary,

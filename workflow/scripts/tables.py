@@ -6,12 +6,12 @@ from pathlib import Path
 import pandas as pd
 
 from humeval.audit import audit_study
+from humeval.config.studyfile import raw_files
 from humeval.fetch import verify_fetched
 from humeval.intermediate import read_csv, write_csv
 from humeval.report.html_tables import audit_html
 from humeval.report.table_files import write_conditions, write_tables
 from humeval.runner import run, study_config
-from humeval.studyfile import raw_files
 
 
 def main():

@@ -1,7 +1,7 @@
 """Loaders: one per export format, each turning raw files into the tidy tables and nothing else.
 
 A loader is a function ``load(inputs, study, side, *, <parameters>) -> (judgements, participants)`` registered
-with ``@register("loader", <name>)`` (:mod:`humeval.vocabulary`): ``inputs`` maps the roles named in the study
+with ``@register("loader", <name>)`` (:mod:`humeval.config.registry`): ``inputs`` maps the roles named in the study
 config to local file paths, and the keyword-only parameters are the entry's ``params``. A study config picks one
 with ``loader: <name>``; its module is imported only when used.
 """
@@ -12,8 +12,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from humeval.config.registry import function
 from humeval.errors import HumevalError
-from humeval.vocabulary import function
 
 __all__ = ["extract_study", "read_csv_export", "read_workbook_sheet", "require_inputs"]
 

@@ -31,10 +31,10 @@ import json
 import pandas as pd
 
 from humeval import strict_json
+from humeval.config.registry import register
 from humeval.errors import HumevalError, refuse_first
 from humeval.loaders import require_inputs
 from humeval.tidy import pseudonym, pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["load", "read_json"]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet, require_inputs
-from humeval.vocabulary import register
 
 __all__ = ["load"]
 

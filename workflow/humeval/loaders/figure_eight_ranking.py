@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["load"]
 

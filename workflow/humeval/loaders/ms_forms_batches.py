@@ -17,11 +17,11 @@ import re
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.loaders import read_csv_export, require_inputs
 from humeval.loaders.pairwise_item_key import code_answers, read_item_key
 from humeval.tidy import pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["load"]
 
@@ -137,7 +137,7 @@ def load(
     >>> judgements, people = extract_study(study, {"key": str(folder / "key.csv"), "b2": str(folder / "batch2.csv")})
     >>> judgements[["item", "system", "system_b", "value"]].to_string(index=False)
     '   item   system system_b  value\\nuid0003 dexperts     gpt2      1\\nuid0004     dapt     gpt2      0'
-    >>> "Bloggs" in judgements.to_csv() + people.to_csv(), people["batches"].tolist()
+    >>> "Bloggs" in judgements.to_string() + people.to_string(), people["batches"].tolist()
     (False, ['2'])
     >>> shutil.rmtree(folder)
     """

@@ -20,10 +20,10 @@ import sqlite3
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError, refuse_first
 from humeval.loaders import read_csv_export, require_inputs
 from humeval.tidy import pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["FIELDS", "load"]
 
@@ -182,7 +182,7 @@ def load(
     ...                                               "items": str(folder / "items.csv")})
     >>> judgements[["item", "system", "system_b", "value"]].to_string(index=False)
     '  item system system_b  value\\nt01q00    vae      hrq     -1\\nt01q01    hrq     lbow      1'
-    >>> responses["n_answers"].tolist(), "5f1a2b3c4d5e6f7a8b9c0d1e" in judgements.to_csv()
+    >>> responses["n_answers"].tolist(), "5f1a2b3c4d5e6f7a8b9c0d1e" in judgements.to_string()
     ([2], False)
     >>> shutil.rmtree(folder)
     """

@@ -21,6 +21,7 @@ import re
 import pandas as pd
 
 from humeval import strict_json
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.loaders import require_inputs
 from humeval.loaders.survey_common import (
@@ -35,7 +36,6 @@ from humeval.loaders.survey_common import (
 )
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["context_texts", "load"]
 
@@ -147,9 +147,9 @@ def load(
     >>> export = folder / "survey.csv"
     >>> rows = [["ResponseId", "Duration (in seconds)", "Finished", "Q1_1", "Q1_1", "q1", "q2"],
     ...         ["Response ID", "Duration", "Finished", "Rate its readability", "Rate its coherence", "Q1", "Q2"],
-    ...         ['{"ImportId":"_recordId"}', "{}", "{}", "{}", "{}", "{}", "{}"],
+    ...         ["{}"] * 7,
     ...         ["R_1a2B3c4D5e6F7g8", "630", "True", "5", "6 = High Coherence", "Yes", "No"]]
-    >>> pd.DataFrame(rows).to_csv(export, header=False, index=False)
+    >>> _ = export.write_text("".join(",".join(row) + "\\n" for row in rows))
     >>> params = {"condition": "Likert", "design": "likert", "contexts": 1, "responses": 1, "layout": "alternate",
     ...           "metadata_columns": 3, "scale": [1, 6]}
     >>> study = {"name": "demo", "raw": [{"id": "survey"}], "extract": [{"side": "R1",
@@ -157,7 +157,7 @@ def load(
     >>> judgements, people = extract_study(study, {"survey": str(export)})
     >>> judgements[["item", "criterion", "value", "export_column"]].to_string(index=False)
     ' item   criterion  value  export_column\\nc01r1 readability      5              3\\nc01r1   coherence      6              4'
-    >>> people[["minutes", "finished"]].values.tolist(), "R_1a2B3c4D5e6F7g8" in judgements.to_csv() + people.to_csv()
+    >>> people[["minutes", "finished"]].values.tolist(), "R_1a2B3c4D5e6F7g8" in judgements.to_string() + people.to_string()
     ([[10.5, True]], False)
     >>> shutil.rmtree(folder)
     """

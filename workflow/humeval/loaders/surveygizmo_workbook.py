@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.loaders import read_workbook_sheet, require_inputs
 from humeval.loaders.survey_common import (
@@ -25,7 +26,6 @@ from humeval.loaders.survey_common import (
     yes_no,
 )
 from humeval.tidy import pseudonym
-from humeval.vocabulary import register
 
 __all__ = ["load"]
 
@@ -98,7 +98,7 @@ def load(
     >>> first = people.loc[people["row"] == 0, "participant"].item()
     >>> judgements.loc[judgements["participant"] == first, ["item", "criterion", "value"]].to_string(index=False)
     ' item   criterion  value\\nc01r1 readability      5\\nc01r1   coherence      4\\nc01r2 readability      2\\nc01r2   coherence      3'
-    >>> people[["minutes", "q1", "q2"]].values.tolist(), "A1B2C3D4E5F6G7" in judgements.to_csv() + people.to_csv()
+    >>> people[["minutes", "q1", "q2"]].values.tolist(), "A1B2C3D4E5F6G7" in judgements.to_string() + people.to_string()
     ([[12.5, 'yes', 'no'], [9.0, 'yes', 'yes']], False)
     >>> shutil.rmtree(folder)
     """

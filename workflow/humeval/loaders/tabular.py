@@ -43,13 +43,13 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError, refuse_first
 from humeval.loaders.headers import repeated_header
 from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
 from humeval.loaders.tabular_read import Header, find_column, joined, keep_rows, numeric, read_table
 from humeval.patterns import config_pattern
 from humeval.tidy import pseudonyms
-from humeval.vocabulary import register
 
 __all__ = ["load"]
 
@@ -95,7 +95,7 @@ def column_or_value(raw: pd.DataFrame, spec, path: str, what: str):
 CarriedKind = Literal["label", "number", "text"]
 
 #: Names a ``carry`` entry may not take: the loader's own working columns and the tidy table's columns (a carried
-#: column of that name would be overwritten or dropped). Read by the config check (humeval.config) before any job.
+#: column of that name would be overwritten or dropped). Read by the config check (humeval.config.load) before any job.
 RESERVED_CARRY = {
     "rater": "the loader's raw participant id",
     "rater_number": "a tidy column: each rater's number in order of first appearance per side",

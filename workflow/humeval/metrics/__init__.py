@@ -1,7 +1,7 @@
 """Study metrics, chosen by name in the study config.
 
 Each config entry ``{metric: <name>, table: <id>, ...params}`` calls the function registered with
-``@register("metric", <name>)`` (:mod:`humeval.vocabulary`), ``f(data: StudyData, *, table, <parameters>) ->
+``@register("metric", <name>)`` (:mod:`humeval.config.registry`), ``f(data: StudyData, *, table, <parameters>) ->
 DataFrame[table, row, column, value]``. The numbers of all
 entries form ``metrics.csv``; the audit matches them to the published numbers by (table, row, column).
 Modules are imported only when a study uses them, so no step pays for a library it does not need.
@@ -15,9 +15,9 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import function
 from humeval.errors import HumevalError
 from humeval.intermediate import VALUE_COLUMNS, kept_judgements, read_csv
-from humeval.vocabulary import function
 
 __all__ = [
     "SCALES",
@@ -294,7 +294,7 @@ def check_columns(entry, params: dict, columns: list[str], key_path: str) -> Non
 def metrics_study(data: StudyData) -> pd.DataFrame:
     """The study's metric values (table, row, column, value): every ``metrics`` entry of ``data.config`` run on
     ``data`` and concatenated; two entries writing the same cell is an error."""
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     frames = []
     for k, entry in enumerate(data.config.get("metrics", [])):

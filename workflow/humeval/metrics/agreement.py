@@ -8,6 +8,7 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import (
     SCALES,
@@ -21,7 +22,6 @@ from humeval.metrics import (
     stat_cells_per_group,
     value_frame,
 )
-from humeval.vocabulary import register
 
 __all__ = [
     "Level",

@@ -9,9 +9,9 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["OPERATIONS", "cell_arithmetic"]
 

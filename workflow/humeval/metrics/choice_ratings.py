@@ -12,9 +12,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["METHOD_STATS", "choice_rating_numbers", "choice_stats", "resample_rows", "trueskill_sequences"]
 

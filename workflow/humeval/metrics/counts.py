@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import SCALES, Scale, StudyData, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["answer_share_numbers", "count_numbers"]
 

@@ -6,9 +6,9 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["describe_numbers"]
 

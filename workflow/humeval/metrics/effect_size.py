@@ -11,9 +11,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["effect_size_numbers"]
 

@@ -9,8 +9,8 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["item_correlation_numbers"]
 

@@ -7,8 +7,8 @@ from typing import Literal, get_args
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = ["item_cv_star_numbers"]
 

@@ -7,8 +7,8 @@ from typing import Literal
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.metrics import Columns, Frame, StudyData, stat_cells_per_group
-from humeval.vocabulary import register
 
 __all__ = ["majority_agreement_numbers"]
 

@@ -7,10 +7,10 @@ from typing import get_args
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import SCALES, Columns, Frame, Scale, StudyData, groups_of, render, value_frame
 from humeval.metrics.tally import TALLY_STATS, TallyStat, pairwise_tally
-from humeval.vocabulary import register
 
 __all__ = [
     "OUTCOMES",

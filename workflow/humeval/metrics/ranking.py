@@ -9,9 +9,9 @@ from __future__ import annotations
 import pandas as pd
 
 from humeval.aggregates import rank_count_rows
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
-from humeval.vocabulary import register
 
 __all__ = [
     "average_rank",

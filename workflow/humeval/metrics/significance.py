@@ -9,9 +9,9 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
-from humeval.vocabulary import register
 
 __all__ = [
     "TEST_STATS",
@@ -254,7 +254,7 @@ def paired(part: pd.DataFrame, compare: str, a: str, b: str, pair_on: list[str])
 KSampleTest = Literal["anova", "kruskal", "levene", "tukey", "anova_table", "kruskal_effect", "dunn", "shapiro"]
 K_SAMPLE_TESTS = get_args(KSampleTest)
 #: The statistics (``{stat}``) each of :func:`k_sample_tests`' tests writes, in order: the one list the tests
-#: write from and ``snakemake -n`` checks a table's columns against (:mod:`humeval.cell_checks`).
+#: write from and ``snakemake -n`` checks a table's columns against (:mod:`humeval.config.cells`).
 TEST_STATS = {
     "anova": ("statistic", "df_between", "df_within", "p"),
     "kruskal": ("statistic", "p"),

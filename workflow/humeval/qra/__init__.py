@@ -1,7 +1,7 @@
 """Quantified Reproducibility Assessment (Belz, Popovic & Mille 2022), chosen by type in the study config.
 
 Each ``qra`` entry ``{type: <name>, table: <id>, ...}`` calls the function registered as that QRA type
-(:func:`humeval.vocabulary.register`), ``f(values, published, *, table, ...) -> (cells, summary rows)``, where
+(:func:`humeval.config.registry.register`), ``f(values, published, *, table, ...) -> (cells, summary rows)``, where
 ``values`` are the study's metric values and ``published`` the parsed published numbers; its module is imported
 only when a study uses the type, so no job pays for scipy unless it computes a correlation.
 
@@ -16,9 +16,9 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from humeval.config.registry import function
 from humeval.errors import HumevalError
 from humeval.intermediate import JUDGEMENTS, PRINTED, VALUE_COLUMNS, write_csv
-from humeval.vocabulary import function
 
 __all__ = [
     "LABEL_COLUMNS",

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.qra.inputs import cell_value
-from humeval.vocabulary import register
 
 __all__ = [
     "OPERATORS",

@@ -9,9 +9,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.qra.inputs import qra_inputs, recipe
-from humeval.vocabulary import register
 
 __all__ = ["correlation", "correlation_entry"]
 

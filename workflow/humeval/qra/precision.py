@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.cv_star import cv_star, sd_star
 from humeval.qra.inputs import qra_inputs, recipe
-from humeval.vocabulary import register
 
 __all__ = ["cv_star_entry", "cv_star_pairwise_entry"]
 

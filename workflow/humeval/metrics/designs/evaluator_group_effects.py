@@ -19,10 +19,10 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.metrics.designs.evaluator_groups import annotation_rows, singly_annotated
-from humeval.vocabulary import register
 
 __all__ = ["cohens_d", "cohens_h", "effect_size_diff_numbers", "likert_mean_numbers", "pairwise_win_numbers"]
 

@@ -18,10 +18,10 @@ import random
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.metrics.agreement import Level, krippendorff_alpha
-from humeval.vocabulary import register
 
 __all__ = [
     "annotation_rows",

@@ -11,9 +11,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.metrics.designs.rating_designs import subgroup_members
-from humeval.vocabulary import register
 
 __all__ = ["icc", "icc_by_group_numbers", "icc_numbers", "icc_p_values"]
 

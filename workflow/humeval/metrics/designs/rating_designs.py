@@ -16,10 +16,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, value_frame
 from humeval.rounding import round_half_up
-from humeval.vocabulary import register
 
 __all__ = [
     "auto_correlation_numbers",

@@ -7,7 +7,7 @@ By family: :mod:`~humeval.report.figures.style` (the shared style, saving, label
 A figure is chosen by ``kind`` in the study config and drawn from the audit (``numbers.csv``), so a
 figure always shows the same numbers as the tables; bars drawn from published-only numbers are hatched. A kind is
 a function ``f(audit, plt, *, table, <parameters>) -> Figure`` registered with ``@register("figure", <kind>)``
-(:mod:`humeval.vocabulary`); the entry's other keys are its parameters, and its ``id`` names the file.
+(:mod:`humeval.config.registry`); the entry's other keys are its parameters, and its ``id`` names the file.
 """
 
 __all__ = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.report.figures.style import PALETTE, tick_labels
-from humeval.vocabulary import register
 
 __all__ = ["bars", "stacked_bars"]
 

@@ -1,4 +1,4 @@
-"""Every configured figure of a study, each kind found in the vocabulary (:mod:`humeval.vocabulary`) by name."""
+"""Every configured figure of a study, each kind found in the vocabulary (:mod:`humeval.config.registry`) by name."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from humeval.config.registry import function
 from humeval.errors import HumevalError
 from humeval.report.figures.style import pyplot, save
-from humeval.vocabulary import function
 
 __all__ = ["draw_figures", "draw_key"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
+from humeval.config.registry import register
 from humeval.report.figures.style import PALETTE
-from humeval.vocabulary import register
 
 __all__ = ["reliability_scatter"]
 

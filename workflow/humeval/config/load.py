@@ -14,13 +14,14 @@ from pathlib import Path
 import yaml
 
 from humeval.aggregates import aggregate_cells
-from humeval.cell_checks import check_cells
-from humeval.config_checks import (
+from humeval.config.cells import check_cells
+from humeval.config.checks import (
     check_budgets,
     check_conditions,
     check_derived,
     check_experiments,
     check_figure_labels,
+    check_findings_name_a_side,
     check_format_strings,
     check_id_as_value,
     check_parameters,
@@ -28,10 +29,9 @@ from humeval.config_checks import (
     check_rater_selection,
     check_tally_defaults,
 )
+from humeval.config.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 from humeval.errors import HumevalError
-from humeval.findings import check_findings_name_a_side
 from humeval.patterns import check_patterns
-from humeval.studyfile import SafeLoader, declare_qra3_tables, read_yaml
 
 __all__ = [
     "ARITHMETIC_OPERATIONS",
@@ -51,7 +51,7 @@ __all__ = [
 def schema_dir() -> Path:
     """The JSON Schemas: ``workflow/schemas`` beside the package in a clone (or an editable install), else the
     copy a non-editable install ships inside the package (``humeval/schemas``)."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the package, humeval/
     for candidate in (here.parent / "schemas", here / "schemas"):
         if (candidate / "study.schema.yaml").is_file():
             return candidate
@@ -103,7 +103,7 @@ def schema_problem(error) -> str:
         key = f"{key}.{missing}" if error.absolute_path else str(missing)
         expected = error.schema.get("properties", {}).get(missing, {}).get("description", "")
     if error.validator == "additionalProperties":
-        from humeval.vocabulary import unknown_keys
+        from humeval.config.registry import unknown_keys
 
         allowed = list(error.schema.get("properties", {}))
         message = (
@@ -245,7 +245,7 @@ def check_finite_numbers(study: dict, fail) -> None:
 def check_extract(study: dict, raw_ids: list[str], loaders: dict, fail) -> None:
     """Each extract entry names a known loader, raw files by id, patterns RE2 accepts, and carries no column under
     a reserved name."""
-    from humeval.vocabulary import constant
+    from humeval.config.registry import constant
 
     for k, entry in enumerate(study["extract"]):
         if entry["loader"] not in loaders:
@@ -345,7 +345,7 @@ def check_cell_arithmetic(study: dict, fail) -> None:
 def check_references(study: dict, source: str) -> None:
     """Cross-reference checks a JSON schema cannot express, in the order a reader meets the keys; the first
     failure is one line naming the file and the key."""
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     # the vocabulary is read from the source (nothing imported: validation runs in Snakemake's own process)
     EXCLUSIONS, KINDS, LOADERS, METRICS, QRA = (entries(k) for k in ("exclusion", "figure", "loader", "metric", "qra"))

@@ -1,7 +1,7 @@
 """Reading a study file: strict YAML (a key given twice, an alias bomb or a file nested too deep is refused), the
 raw files it pins, and the slice of it each job reads.
 
-The workflow validates every study file before any job runs (:mod:`humeval.config`). A job's params carry only the
+The workflow validates every study file before any job runs (:mod:`humeval.config.load`). A job's params carry only the
 keys it reads and their digest (:func:`slice_param`), never config text; the job reads those keys from the file
 itself and checks them against the digest (:func:`job_study`). This module imports nothing of the package but its
 errors and the QRA3 table layout, so every job can read its study cheaply.
@@ -276,7 +276,7 @@ STAGE_KEYS: dict[str, tuple[str, ...]] = {
     "summary": ("experiments", "qra", "qra3", "raw", "planning", "tables"),
 }
 
-#: Top-level study keys no job reads: they are checked before any job runs (:mod:`humeval.config`) or are there
+#: Top-level study keys no job reads: they are checked before any job runs (:mod:`humeval.config.load`) or are there
 #: for the people who read the file.
 VALIDATION_ONLY = ("name", "title", "notes")
 
@@ -294,7 +294,7 @@ class StudySlice(dict):
         if key not in self.keys_given:
             raise KeyError(
                 f"{self.stage} reads the study key {key!r} but its rule does not pass it: add it to "
-                f"humeval.studyfile.STAGE_KEYS[{self.stage!r}]"
+                f"humeval.config.studyfile.STAGE_KEYS[{self.stage!r}]"
             )
 
     def __getitem__(self, key):

@@ -1,4 +1,4 @@
-"""The study file's cell references (:func:`humeval.config.check_references` runs them before any job): published
+"""The study file's cell references (:func:`humeval.config.load.check_references` runs them before any job): published
 cells, claim operands and p-values, planning findings and pairwise intervals name cells that a declared table has,
 a misspelled label named with its closest match; published cells are finite numbers whose notes carry an evidence
 class; a metric's statistics, where its parameters name them, land in its table's columns (or rows)."""
@@ -9,8 +9,8 @@ import ast
 import math
 from string import Formatter
 
+from humeval.config.studyfile import note_of
 from humeval.rounding import PRINTED_NUMBER
-from humeval.studyfile import note_of
 
 __all__ = ["cell_problem", "check_cells", "check_claim_cells", "check_metric_cells", "written_stats"]
 
@@ -92,7 +92,7 @@ def written_stats(entry: dict) -> list[str] | None:
     >>> written_stats({"metric": "describe", "table": "t", "row": "{system}", "column": "{stat}"})
     ['mean', 'sd']
     """
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     name = entry["metric"]
     if name == "k_sample_tests":
@@ -117,7 +117,7 @@ def check_metric_cells(study: dict, fail) -> None:
     computes (:func:`written_stats`, through ``labels.stat``): each must be a column (a row, where the table lists
     rows) of its table, or the audit stops on it after every metric has run (``anova_table``'s ``df_between``,
     TrueSkill's ``conservative``)."""
-    from humeval.vocabulary import entries
+    from humeval.config.registry import entries
 
     tables = {t["id"]: t for t in study["tables"]}
     for k, entry in enumerate(study.get("metrics", [])):

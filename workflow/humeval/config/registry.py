@@ -59,7 +59,7 @@ __all__ = [
 ]
 
 PACKAGE = "humeval"
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parents[1]  # the package, humeval/: every registered function is in it
 
 #: Each kind of registered function: the config section that names it and the key naming it there.
 #: The numpydoc sections that carry a registered function's science, as pingouin and scipy write them: its formula
@@ -365,7 +365,7 @@ def conforms(node: ast.AST | None, value, module: str) -> bool:
     ``list`` (YAML has no tuple), ``list[X]``, ``dict[K, V]``, ``Literal[...]``, ``X | Y``, ``None``, or an alias
     of one; a hint it cannot read (a class) accepts anything.
 
-    >>> conforms(ast.parse("list[str] | None", mode="eval").body, ["a"], "humeval.vocabulary")
+    >>> conforms(ast.parse("list[str] | None", mode="eval").body, ["a"], "humeval.config.registry")
     True
     """
     if node is None:

@@ -1,8 +1,8 @@
 """The study file's cross-reference checks that a schema cannot express, each a function of the study and a
-``fail(message)`` that raises one line naming the file (:func:`humeval.config.check_references` runs them all
+``fail(message)`` that raises one line naming the file (:func:`humeval.config.load.check_references` runs them all
 before any job): experiments, derived frames, conditions, figure labels, parameters read from the code, rater
 selection, ids used as values, format strings and budgets; the cells that published numbers, claims and planning
-findings name are checked in :mod:`humeval.cell_checks`."""
+findings name are checked in :mod:`humeval.config.cells`."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ __all__ = [
     "check_derived",
     "check_experiments",
     "check_figure_labels",
+    "check_findings_name_a_side",
     "check_format_strings",
     "check_id_as_value",
     "check_parameters",
@@ -189,7 +190,7 @@ def check_rater_selection(study: dict, fail) -> None:
 def check_derived(study: dict, fail) -> None:
     """Each ``derived`` frame has its own id, reduces ``kept``, ``tidy`` or an earlier derived frame, and names a
     known reducer (:data:`humeval.metrics.derived.REDUCERS`, read from the source)."""
-    from humeval.vocabulary import constant
+    from humeval.config.registry import constant
 
     reducers, known = constant("humeval.metrics.derived", "REDUCERS"), ["kept", "tidy"]
     for k, spec in enumerate(study.get("derived", [])):
@@ -238,10 +239,10 @@ def judgement_columns(study: dict) -> set[str] | None:
 
 def check_conditions(study: dict, raw_ids: list[str], fail) -> None:
     """An experiment's ``datasheet`` names a raw file, and its hand-stated ``conditions`` name HEDS fields the
-    conditions table lists (:data:`humeval.heds.CONDITIONS`), with a close match for a typo."""
+    conditions table lists (:data:`humeval.config.conditions.CONDITIONS`), with a close match for a typo."""
     import difflib
 
-    from humeval.heds import CONDITIONS
+    from humeval.config.conditions import CONDITIONS
 
     fields = [field for _, field, _ in CONDITIONS]
     for k, experiment in enumerate(study["experiments"]):
@@ -287,9 +288,9 @@ def check_figure_labels(study: dict, fail) -> None:
 
 def check_parameters(study: dict, fail) -> None:
     """Every loader, metric, exclusion, QRA and figure entry gives only the parameters its function declares,
-    every one it requires, each of its declared type (:func:`humeval.vocabulary.check_entry`: read from the
+    every one it requires, each of its declared type (:func:`humeval.config.registry.check_entry`: read from the
     signature; a typo gets a close match)."""
-    from humeval import vocabulary
+    from humeval.config import registry as vocabulary
 
     for kind, (section, key) in vocabulary.KINDS.items():
         known = vocabulary.entries(kind)
@@ -372,3 +373,27 @@ def check_qra3(study: dict, fail) -> None:
                     f"key qra3.{k}.criteria.{c}: experiment(s) {lacking} did not evaluate {criterion['name']!r}; say "
                     "how to treat that with missing: skip_experiment, or leave them out of experiments"
                 )
+
+
+def check_findings_name_a_side(study: dict, fail) -> None:
+    """Every finding (a QRA claim or a ``planning.findings`` entry) reads at least one cell whose table, row or
+    column names ``{side}``: one that does not reads the same cells in every experiment, so its verdict is one
+    verdict copied and no simulation of a pilot changes it (planning showed power 1.0 for such a finding)."""
+    places = [
+        (f"qra.{k}.claims.{c}", claim)
+        for k, entry in enumerate(study.get("qra", []))
+        if entry.get("type") == "claims"
+        for c, claim in enumerate(entry.get("claims", []))
+    ]
+    places += [
+        (f"planning.findings.{f}", finding) for f, finding in enumerate(study.get("planning", {}).get("findings", []))
+    ]
+    for path, finding in places:
+        cells = [c[k] for c in finding.get("comparisons", []) for k in ("left", "right") if isinstance(c.get(k), dict)]
+        cells += [finding["significance"]["p"]] if finding.get("significance") else []
+        if cells and not any("{side}" in str(value) for cell in cells for value in cell.values()):
+            fail(
+                f"key {path} ({finding.get('id')}): no cell it reads names {{side}}, so it reads the same cells in every "
+                'experiment and no simulation changes them; write {side} where the experiment goes (row: "O" -> '
+                'row: "{side}")'
+            )
