@@ -149,7 +149,7 @@ def test_a_sign_test_without_decisions_has_p_one():
 
 
 def test_the_bootstrap_draws_every_item_including_the_last():
-    from humeval.planning_bootstrap import draw_items
+    from humeval.planning.bootstrap import draw_items
 
     draws = draw_items(np.random.default_rng(0), None, 5, 400, 5)
     assert set(np.unique(draws)) == {0, 1, 2, 3, 4}

@@ -1,4 +1,4 @@
-"""The crossed random-effects model of planning (humeval.crossed_model) against independent computations: its
+"""The crossed random-effects model of planning (humeval.planning.crossed_model) against independent computations: its
 vectorised t tests against scipy, its variance components against the truth they were drawn from, the exact sd of
 a difference of means against the spread of simulated differences, and the power it simulates through the
 planning job's code path (plan_study, whose run checks its cells against the study's own metric entries) against
@@ -11,7 +11,7 @@ import pytest
 from planning_cases import T_TEST_FINDING, T_TEST_METRICS, study_data
 from scipy.stats import norm, ttest_ind
 
-from humeval.crossed_model import (
+from humeval.planning.crossed_model import (
     COMPONENTS,
     components,
     layout,
@@ -19,7 +19,7 @@ from humeval.crossed_model import (
     simulate,
     two_sample_t,
 )
-from humeval.planning import plan_study
+from humeval.planning.plan import plan_study
 
 TRUTH = {"evaluator": 0.3, "evaluator_by_group": 0.05, "item": 0.4, "residual": 1.0}
 

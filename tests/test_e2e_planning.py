@@ -1,4 +1,4 @@
-"""Reproduction planning on the six studies (humeval.planning, docs/planning.md): every study has its power table
+"""Reproduction planning on the six studies (humeval.planning.plan, docs/planning.md): every study has its power table
 and figure, in the report; power does not fall as evaluators grow (where its exact value does not); each
 reproduction's power stands beside its verdict in findings.csv and claims.csv; and --config planning=false runs
 no planning."""

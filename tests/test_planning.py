@@ -1,4 +1,4 @@
-"""Reproduction planning (humeval.planning) checked against analytic power on synthetic studies with a known
+"""Reproduction planning (humeval.planning.plan) checked against analytic power on synthetic studies with a known
 effect: the simulated power of a two-sample t test equals statsmodels' TTestIndPower, and that of an exact sign
 test its exact binomial power, each within the simulation's 95% Wilson interval at three sizes; the resampling
 itself, by hand."""
@@ -17,9 +17,9 @@ from planning_cases import (
 )
 
 from humeval.metrics import StudyData
-from humeval.planning import plan_study
-from humeval.planning_bootstrap import copies, wilson
-from humeval.power_table import smallest_sufficient
+from humeval.planning.bootstrap import copies, wilson
+from humeval.planning.plan import plan_study
+from humeval.planning.power_table import smallest_sufficient
 
 EVALUATORS, ITEMS = 400, 300  # the pilot: every evaluator judges every item (crossed), so copies rarely repeat
 
@@ -246,7 +246,7 @@ def test_the_bootstrap_keeps_every_rater_once_and_never_copies_one():
     """A metric that looks raters up in the participants (santhanam's ICCs by condition) must see the design's
     distinct raters: the bootstrap keeps each of the pilot's people once, with their metadata, and resamples only
     items (before, a rater drawn twice was copied, and a copy agrees perfectly with itself)."""
-    from humeval.planning_bootstrap import Simulator
+    from humeval.planning.bootstrap import Simulator
 
     kept = pd.DataFrame(
         {
@@ -295,7 +295,7 @@ def test_a_finding_whose_cells_no_simulation_changes_gets_no_power():
     import pandas as pd
 
     from humeval.metrics import StudyData, metrics_study
-    from humeval.planning import plan_study
+    from humeval.planning.plan import plan_study
 
     rng = np.random.default_rng(1)
     kept = pd.DataFrame(
@@ -362,7 +362,7 @@ def test_a_helper_side_is_drawn_with_the_items_it_is_joined_on():
     they are, so a copy (``i3~1``) found no partner and the correlation ran on the distinct drawn items only. Here
     the cells of one draw equal the metric on a frame built by hand with both sides' items copied alike."""
     from humeval.config.registry import function
-    from humeval.planning_bootstrap import Simulator
+    from humeval.planning.bootstrap import Simulator
 
     rng = np.random.default_rng(3)
     items = [f"i{i}" for i in range(8)]
@@ -412,7 +412,7 @@ def test_wilson_interval_equals_scipys_binomtest_at_every_count():
     """planning_bootstrap.wilson (four lines, so planning jobs need not import scipy.stats) against scipy's own."""
     from scipy.stats import binomtest
 
-    from humeval.planning_bootstrap import wilson
+    from humeval.planning.bootstrap import wilson
 
     for k in range(31):
         interval = binomtest(k, 30).proportion_ci(confidence_level=0.95, method="wilson")
@@ -451,7 +451,7 @@ def test_items_nested_in_a_between_subject_condition_are_drawn_within_it():
     """Two between-subject conditions (each person in one), items nested in them (30 and 10): every bootstrap draw
     keeps 30 and 10 items at the pilot's size and 15 and 5 at half, each drawn from its own condition; a condition
     whose items are judged in both (santhanam's, crossed) or a person seen in both is not a stratum."""
-    from humeval.planning_bootstrap import between_subject_strata, draw_items
+    from humeval.planning.bootstrap import between_subject_strata, draw_items
 
     people = [f"P{k}" for k in range(8)]
     rows = [

@@ -1,4 +1,4 @@
-"""The planning bootstrap's parts (humeval.planning_bootstrap) on frames small enough to check by hand: labels of
+"""The planning bootstrap's parts (humeval.planning.bootstrap) on frames small enough to check by hand: labels of
 copied items, draws within strata, which metric entries a simulation runs, the pilot's coding, a helper side drawn
 with the pilot's items, the group shift a model reads, and the two ways of computing draws (all at once, one at a
 time) giving the same power. Each test kills mutants of tools/mutate.py (docs/testing.md)."""
@@ -9,7 +9,7 @@ import pytest
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, metrics_study
-from humeval.planning_bootstrap import Simulator, draw_items, needed_entries, relabelled
+from humeval.planning.bootstrap import Simulator, draw_items, needed_entries, relabelled
 
 DESCRIBE = {"metric": "describe", "table": "t", "by": ["side", "system"], "row": "{side}", "column": "{system}_{stat}"}
 

@@ -1,4 +1,4 @@
-"""Planning's model of ICC findings (humeval.planning_icc): the exact distribution it draws from checked against
+"""Planning's model of ICC findings (humeval.planning.icc): the exact distribution it draws from checked against
 pingouin on simulated rating matrices, its analytic probability against scipy's adaptive quadrature and a large
 simulation, and, through ``plan_study`` on a synthetic two-condition pilot, that a design of twice the pilot's
 people compares ICCs of twice as many distinct raters, and that with no difference the finding holds at most at
@@ -12,8 +12,8 @@ from scipy import stats
 from scipy.integrate import quad
 
 from humeval.metrics import metrics_study
-from humeval.planning import plan_study
-from humeval.planning_icc import IccFinding, IccLayout
+from humeval.planning.icc import IccFinding, IccLayout
+from humeval.planning.plan import plan_study
 
 #: The pilot: conditions A and B, each rated by its own raters on its own items (all of them, once).
 RATERS, ITEMS = 8, 40

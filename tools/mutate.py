@@ -41,7 +41,7 @@ MODULES = {
     "rounding.py": ["tests/test_audit.py", "tests/test_claims.py", "tests/test_tables.py"],
     "findings.py": ["tests/test_claims.py", "tests/test_qra.py", "tests/test_planning.py"],
     "metrics/tally.py": ["tests/test_pairwise.py", "tests/test_claims.py"],
-    "planning_bootstrap.py": ["tests/test_planning_bootstrap.py", "tests/test_planning.py"],
+    "planning/bootstrap.py": ["tests/test_planning_bootstrap.py", "tests/test_planning.py"],
 }
 
 #: The package is copied with the folder around it (the schemas beside it are found from it).

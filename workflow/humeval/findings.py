@@ -2,7 +2,7 @@
 the experiments each is judged in (:func:`finding_sides`), the cells it reads, whether it holds (:func:`evaluate`),
 its margin and effect with the standard error its own test implies (:func:`margin`, :func:`effect_and_error`),
 whether a reproduction's effect is the original's (:func:`consistency`), and the effect bases planning powers are
-given at (:func:`bases`). Shared by reproduction planning (:mod:`humeval.planning`) and the summary's findings."""
+given at (:func:`bases`). Shared by reproduction planning (:mod:`humeval.planning.plan`) and the summary's findings."""
 
 from __future__ import annotations
 

@@ -162,7 +162,7 @@ def design_power(power: pd.DataFrame | None, finding: str, experiment: str) -> d
     or a note saying why there is none."""
     if power is None:
         return {"power_note": "planning was not run (--config planning=false)"}
-    from humeval.power_table import headline
+    from humeval.planning.power_table import headline
 
     hit = headline(power[(power["finding"] == finding) & (power["design"] == experiment)])
     if hit.empty:
@@ -212,8 +212,8 @@ def with_retrospective_power(claims: pd.DataFrame, found: pd.DataFrame) -> pd.Da
 
 def planning_summary(powers: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """``summary/planning.csv``: per study and finding, the smallest planned design whose simulated power
-    reaches 80% (:func:`humeval.power_table.smallest_sufficient`), or why there is none."""
-    from humeval.power_table import smallest_sufficient
+    reaches 80% (:func:`humeval.planning.power_table.smallest_sufficient`), or why there is none."""
+    from humeval.planning.power_table import smallest_sufficient
 
     frames = [smallest_sufficient(power).assign(study=study) for study, power in powers.items()]
     columns = ["study", "finding", "evaluators", "items", "analysis", "method", "basis", "quantity", "power", "ci_low"]

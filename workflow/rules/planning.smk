@@ -1,5 +1,5 @@
 rule planning:
-    """Reproduction planning (humeval.planning): the simulated power of a reproduction of each size, and of each
+    """Reproduction planning (humeval.planning.plan): the simulated power of a reproduction of each size, and of each
     actual reproduction, to recover each finding, from a crossed random-effects model of the pilot's ratings and
     a bootstrap of its items, at named effect bases. Its own rule, so that a normal run's reruns stay minimal;
     --config planning=false skips it."""

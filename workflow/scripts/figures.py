@@ -19,7 +19,7 @@ POWER_PAGE = (
 
 def planning_pages(power_csv: str, out, study: str, formats: tuple[str, ...]) -> None:
     """The planning page (``power_html``) and figure (``power_figure``) from ``power_csv`` (planning/power.csv)."""
-    from humeval.power_table import TARGET, as_numbers, headline
+    from humeval.planning.power_table import TARGET, as_numbers, headline
     from humeval.report.figures.power import power_figure
     from humeval.report.html_tables import frame_html, power_rows
 

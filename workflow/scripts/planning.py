@@ -2,7 +2,7 @@
 
 from humeval.intermediate import read_csv, write_csv
 from humeval.metrics import StudyData
-from humeval.planning import plan_study
+from humeval.planning.plan import plan_study
 from humeval.runner import run, study_config
 
 

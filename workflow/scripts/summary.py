@@ -4,7 +4,7 @@ from pathlib import Path
 
 from humeval.config.studyfile import study_path
 from humeval.intermediate import read_csv, write_csv
-from humeval.power_table import as_numbers
+from humeval.planning.power_table import as_numbers
 from humeval.report.figures.summary_figures import cv_star_figure, qra3_figure
 from humeval.report.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
 from humeval.report.html_tables import frame_html

@@ -105,7 +105,7 @@ def simulated_judgements(planning: dict) -> int:
     ...     "evaluators": 5, "items": 50}}})
     130000
     """
-    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning)
+    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning.plan)
     grid = sum(planning.get("evaluators", [])) * sum(planning.get("items", []))
     sized = sum(size["evaluators"] * size["items"] for size in planning.get("sizes", {}).values())
     return simulations * 2 * (grid + sized)

@@ -1,6 +1,6 @@
 """Metrics whose cells are functions of sums over items, computed for many item resamples at once.
 
-Planning's bootstrap (:class:`humeval.planning_bootstrap.Simulator`) keeps every judgement of each drawn item, so a draw is
+Planning's bootstrap (:class:`humeval.planning.bootstrap.Simulator`) keeps every judgement of each drawn item, so a draw is
 the pilot's items with multiplicities m (one row of an S x I matrix M). Where a metric's cells are g(sum_i m_i t_i)
 for per-item statistics t_i, all S draws are g(M T): one matrix product instead of S runs of the metric on S
 relabelled frames. Each form below gives T (:class:`ItemTotals`) and g for one registered metric, with the same

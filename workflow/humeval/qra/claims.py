@@ -104,7 +104,7 @@ def claim_holds(claim: dict, operand, bound=None) -> tuple[bool, dict]:
     default; or, with ``expect: not_significant``, at or above it: :func:`significance_holds`); a NaN operand makes
     a comparison fail. ``bound(spec)`` gives the bound an operand was printed as ("<" for "< 0.05"; default none),
     which decides a comparison only where every number it admits does (:func:`compared`). Also the operands read: ``{comparisons: [(left, right)],
-    p?}``. Shared by Type IV and the planning of reproductions (:mod:`humeval.planning`).
+    p?}``. Shared by Type IV and the planning of reproductions (:mod:`humeval.planning.plan`).
 
     >>> claim = {"comparisons": [{"left": 2, "op": ">", "right": 1}], "significance": {"p": 0.04, "alpha": 0.01}}
     >>> claim_holds(claim, float)

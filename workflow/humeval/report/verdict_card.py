@@ -63,7 +63,7 @@ def size_of(power: pd.DataFrame | None, experiment: str) -> str:
 
 def power_cell(row) -> str:
     """A finding's power in a reproduction with its basis (and its 95% interval where simulated) and what limits
-    its meaning (``power_note``, e.g. :func:`humeval.power_table.one_shot_caveat`), or the plain reason there is
+    its meaning (``power_note``, e.g. :func:`humeval.planning.power_table.one_shot_caveat`), or the plain reason there is
     none; where it is a valid analysis's, the paper's test beside it (:func:`paper_words`)."""
     if pd.notna(row.power):
         basis = f" at the {row.power_basis} effect" if isinstance(row.power_basis, str) and row.power_basis else ""

@@ -82,9 +82,9 @@ def finding_panel(ax, finding: str, simulated: pd.DataFrame, headlines: pd.DataF
 
 
 def power_figure(power: pd.DataFrame, shown: pd.DataFrame, path_stem, formats=("png",), target: float = 0.8):
-    """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning`): one panel per finding, its power (or
+    """Reproduction planning (``planning/power.csv``, :mod:`humeval.planning.plan`): one panel per finding, its power (or
     probability of the same direction) against people, one line per item count at the headline basis
-    (``shown``, :func:`humeval.power_table.headline` of ``power``: the model's safeguard basis where it plans the
+    (``shown``, :func:`humeval.planning.power_table.headline` of ``power``: the model's safeguard basis where it plans the
     finding, else the bootstrap's observed one) with its Wilson band, the observed basis dashed, ticks at the designs' people, each
     reproduction a square labelled with its size (people x items x judgements per item), and the ``target`` line."""
     plt = pyplot()

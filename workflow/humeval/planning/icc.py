@@ -19,7 +19,7 @@ import numpy as np
 
 from humeval.errors import HumevalError
 from humeval.findings import margin
-from humeval.planning_model import NotModelled
+from humeval.planning.models import NotModelled
 
 __all__ = ["IccFinding", "IccLayout"]
 
@@ -60,6 +60,10 @@ class IccFinding:
     santhanam's C7 at twice its 163 people compares ICCs of twice as many distinct raters per subgroup. Cells are
     drawn independently: two cells of one condition share its items, whose shared part would make their
     difference less variable, so the model is conservative there. Raises :class:`NotModelled` otherwise."""
+
+    #: The metrics whose cells it simulates: ICC(C,k) cells of an ``icc`` table; it models no test.
+    METRICS = frozenset({"icc"})
+    test = None
 
     def __init__(self, simulator, finding: dict, label: str, stated: dict | None = None):
         if stated is not None:

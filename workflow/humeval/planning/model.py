@@ -1,6 +1,6 @@
 """Planning's crossed random-effects model of a finding (:class:`ModelFinding`, docs/planning.md): the finding's
 two group means (and their t test) simulated vectorised at any design from the pilot's variance components
-(:mod:`humeval.crossed_model`), checked against the study's own metric entries in every run."""
+(:mod:`humeval.planning.crossed_model`), checked against the study's own metric entries in every run."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.findings import finding_cells
-from humeval.planning_bootstrap import Simulator
+from humeval.planning.bootstrap import Simulator
+from humeval.planning.models import NotModelled
 
-__all__ = ["MODEL_SIMULATIONS", "ModelFinding", "NotModelled"]
+__all__ = ["MODEL_SIMULATIONS", "ModelFinding"]
 
-MODELLED_METRICS = ("describe", "significance")
 #: Simulations per design and basis of the crossed model by default (vectorised: a design of yao's size costs about
 #: 2 ms per 100 simulations); the bootstrap's default stays :data:`SIMULATIONS`.
 MODEL_SIMULATIONS = 1000
@@ -22,10 +22,6 @@ MODEL_SIMULATIONS = 1000
 #: The most simulated ratings the model holds at once (simulations x judgements of a block): 5 million floats,
 #: 40 MB an array, whatever the design's size (a 4x design of a 10^6-judgement pilot would otherwise ask for GBs).
 BLOCK_CELLS = 5_000_000
-
-
-class NotModelled(Exception):
-    """Why a finding is not planned from the crossed model (it is bootstrapped within the pilot's size)."""
 
 
 def mean_groups(simulator: Simulator, left: tuple, right: tuple) -> tuple[np.ndarray, int, int]:
@@ -53,7 +49,7 @@ def mean_groups(simulator: Simulator, left: tuple, right: tuple) -> tuple[np.nda
 
 def t_test_variances(values: np.ndarray, in_a: np.ndarray, in_b: np.ndarray, p: float) -> bool:
     """Whether the finding's p is Student's (True) or Welch's (False) two-sample t test of the two groups."""
-    from humeval.crossed_model import two_sample_t
+    from humeval.planning.crossed_model import two_sample_t
 
     for equal_var in (True, False):
         if np.isclose(two_sample_t(values[None, :], in_a, in_b, equal_var)[3][0], p, rtol=1e-9, atol=0):
@@ -63,20 +59,23 @@ def t_test_variances(values: np.ndarray, in_a: np.ndarray, in_b: np.ndarray, p: 
 
 class ModelFinding:
     """A finding of one comparison of two group means (and, where tested, a Student or Welch t test of the same two
-    groups' judgements) planned from the crossed model (:mod:`humeval.crossed_model`) fitted to the pilot's ratings
+    groups' judgements) planned from the crossed model (:mod:`humeval.planning.crossed_model`) fitted to the pilot's ratings
     of its criterion. The groups its cells read are found by shifting each fixed group (criterion x system x
     condition) of the pilot by 1 and recomputing the study's own metric entries: a mean cell moves by exactly 1
     with its group only. Raises :class:`NotModelled` with the reason otherwise."""
 
+    #: The metrics whose cells it simulates: group means and their t test.
+    METRICS = frozenset({"describe", "significance"})
+
     def __init__(self, simulator: Simulator, finding: dict, label: str, stated: dict | None = None):
-        from humeval.crossed_model import components
+        from humeval.planning.crossed_model import components
 
         comparisons = finding["comparisons"]
         if len(comparisons) != 1 or not all(isinstance(comparisons[0][k], dict) for k in ("left", "right")):
             raise NotModelled("the model plans a finding of one comparison of two cells")
         cells = finding_cells(finding, label)
         names = {m["table"]: m["metric"] for m in simulator.config.get("metrics", [])}
-        other = sorted({names.get(c[0], "?") for c in cells} - set(MODELLED_METRICS))
+        other = sorted({names.get(c[0], "?") for c in cells} - self.METRICS)
         if other:
             raise NotModelled(f"its cells come from {', '.join(other)}, which the model does not simulate")
         pilot = simulator.pilot
@@ -121,7 +120,7 @@ class ModelFinding:
 
     def layout(self, people: int, items: int, per_item: int):
         """The two groups' part of a study of ``people`` x ``items`` (the study's, all groups) x ``per_item``."""
-        from humeval.crossed_model import layout
+        from humeval.planning.crossed_model import layout
 
         both = max(2, round(items * (self.items_a + self.items_b) / self.items_criterion))
         in_a = min(both - 1, max(1, round(both * self.items_a / (self.items_a + self.items_b))))
@@ -138,7 +137,7 @@ class ModelFinding:
         ``effects``, on common random numbers (each simulation's random terms drawn once, the effects shifting the
         means): per effect ``held``, ``failed`` (a p that cannot be computed), ``analytic`` (:meth:`analytic_at`) and
         the minimum detectable effect ``mde`` at 80% (:meth:`mde`)."""
-        from humeval.crossed_model import random_terms, two_sample_t, with_means
+        from humeval.planning.crossed_model import random_terms, two_sample_t, with_means
 
         held, failed = np.zeros(len(effects), dtype=int), np.zeros(len(effects), dtype=int)
         block = max(1, min(200, BLOCK_CELLS // max(1, lay.evaluator.size)))  # bounds the memory, not the work
@@ -171,7 +170,7 @@ class ModelFinding:
         """The analytic power (or probability of the same direction) at ``effect``."""
         from scipy.stats import norm
 
-        from humeval.crossed_model import analytic_power, mean_difference_sd, naive_standard_error
+        from humeval.planning.crossed_model import analytic_power, mean_difference_sd, naive_standard_error
 
         sd = mean_difference_sd(lay, self.components, 0, 1)
         if self.test is None:
@@ -181,12 +180,12 @@ class ModelFinding:
 
     def valid_analysis(self, lay, effect: float) -> dict:
         """Beside the paper's test, for a tested finding: the power of a test valid under the crossed model
-        (``valid``: the true standard error of the difference, :func:`humeval.crossed_model.mean_difference_sd`,
-        at the conservative degrees of freedom of :func:`humeval.crossed_model.valid_df`; Westfall, Kenny & Judd
+        (``valid``: the true standard error of the difference, :func:`humeval.planning.crossed_model.mean_difference_sd`,
+        at the conservative degrees of freedom of :func:`humeval.planning.crossed_model.valid_df`; Westfall, Kenny & Judd
         2014), its minimum detectable effect (``valid_mde``), and the rate at which the paper's test (Student's t
         on judgements taken as independent) sees the finding hold at zero effect (``null_rate``; nominal 0.025).
         NaN for an untested finding (a probability of the same direction has no test to be valid)."""
-        from humeval.crossed_model import analytic_power, minimum_detectable, naive_standard_error, valid_df
+        from humeval.planning.crossed_model import analytic_power, minimum_detectable, naive_standard_error, valid_df
 
         if self.test is None:
             return {"valid": float("nan"), "valid_mde": float("nan"), "null_rate": float("nan")}
@@ -201,10 +200,10 @@ class ModelFinding:
 
     def standard_error(self, lay) -> float:
         """The standard error of the finding's difference of means in the design ``lay`` under the crossed model
-        (:func:`humeval.crossed_model.mean_difference_sd`, Westfall, Kenny & Judd 2014, eq. 5): the SE a valid
+        (:func:`humeval.planning.crossed_model.mean_difference_sd`, Westfall, Kenny & Judd 2014, eq. 5): the SE a valid
         analysis has, against which the one the paper's test implies (judgements taken as independent) is too
         small where evaluators or items vary."""
-        from humeval.crossed_model import mean_difference_sd
+        from humeval.planning.crossed_model import mean_difference_sd
 
         return float(mean_difference_sd(lay, self.components, 0, 1))
 
@@ -213,7 +212,7 @@ class ModelFinding:
         time)."""
         from scipy.stats import norm
 
-        from humeval.crossed_model import mean_difference_sd, minimum_detectable, naive_standard_error
+        from humeval.planning.crossed_model import mean_difference_sd, minimum_detectable, naive_standard_error
 
         sd = mean_difference_sd(lay, self.components, 0, 1)
         if self.test is None:

@@ -1,4 +1,4 @@
-"""A crossed random-effects model of ratings, for planning reproductions of any size (:mod:`humeval.planning`).
+"""A crossed random-effects model of ratings, for planning reproductions of any size (:mod:`humeval.planning.plan`).
 
 Within one criterion, a rating of item ``i`` (nested in its fixed group ``g``: a system, a condition) by evaluator
 ``e`` is

@@ -6,13 +6,13 @@ findings``. It is planned from one experiment's judgements, the pilot (``plannin
 experiment whose judgements are public and compute its cells), at designs stated in people x items x judgements
 per item (:func:`grid`, and each reproduction's actual size), by two methods (docs/planning.md):
 
-- ``model`` (:class:`humeval.planning_model.ModelFinding`): a crossed random-effects model of the pilot's ratings
-  (:mod:`humeval.crossed_model`; evaluator, evaluator-by-group, item and residual variance) simulates any design;
+- ``model`` (:class:`humeval.planning.model.ModelFinding`): a crossed random-effects model of the pilot's ratings
+  (:mod:`humeval.planning.crossed_model`; evaluator, evaluator-by-group, item and residual variance) simulates any design;
   the finding's cells (two group means, and their t test where the paper tested it) are computed vectorised over
   simulations and checked in every run against the study's own metric entries on one simulated data set. Power
   is given at effect bases (:func:`humeval.findings.bases`): ``observed``, ``safeguard`` (Perugini et al. 2014) and ``assumed``,
   with the analytic power of the same test (Westfall, Kenny & Judd 2014) and the minimum detectable effect.
-- ``bootstrap`` (:class:`humeval.planning_bootstrap.Simulator`): for designs of the pilot's people and at most its items, all the pilot's
+- ``bootstrap`` (:class:`humeval.planning.bootstrap.Simulator`): for designs of the pilot's people and at most its items, all the pilot's
   people (never copied: a copied rater agrees perfectly with itself) and its items drawn with replacement, the
   study's own metric entries run on each draw. Any finding, at the observed effect only: a cross-check of the
   model where both apply.
@@ -28,10 +28,11 @@ import numpy as np
 import pandas as pd
 
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
-from humeval.planning_bootstrap import Simulator, wilson
-from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
-from humeval.planning_stated import plan_stated
-from humeval.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
+from humeval.planning.bootstrap import Simulator, wilson
+from humeval.planning.model import MODEL_SIMULATIONS
+from humeval.planning.models import NotModelled, model_of
+from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
+from humeval.planning.stated import plan_stated
 from humeval.qra.claims import expects_no_difference
 
 __all__ = ["plan_study"]
@@ -114,7 +115,7 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
             rows.append({"finding": finding["id"], "design": "planned", "note": NO_DIFFERENCE})
             continue
         pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
-        if pilot is None:  # planned from stated numbers where the config gives them (humeval.planning_stated)
+        if pilot is None:  # planned from stated numbers where the config gives them (humeval.planning.stated)
             stated = plan_stated(finding, planning, [e for e, _ in experiments[1:]])
             rows += stated or [
                 {"finding": finding["id"], "design": "planned", "note": unplanned(finding, study, computed)}
@@ -157,18 +158,6 @@ def unplanned(finding: dict, study: dict, computed: dict) -> str:
         "no experiment with public judgements computes this finding's cells (published numbers only); "
         "planning.effects and planning.components plan it without data"
     )
-
-
-def model_of(simulator, finding: dict, label: str, stated: dict | None):
-    """The model that plans a finding at any design: two group means (:class:`ModelFinding`) or comparisons of
-    ICC(C,k) cells (:class:`humeval.planning_icc.IccFinding`), chosen by the metric its cells come from;
-    :class:`NotModelled` with the reason otherwise."""
-    from humeval.planning_icc import IccFinding
-
-    metric = {m["table"]: m["metric"] for m in simulator.config.get("metrics", [])}
-    if {metric.get(cell[0]) for cell in finding_cells(finding, label)} == {"icc"}:
-        return IccFinding(simulator, finding, label, stated)
-    return ModelFinding(simulator, finding, label, stated)
 
 
 def reproduction_targets(experiments, planning, experiment, chosen, label_in, size, known, per_item) -> tuple:
@@ -218,7 +207,7 @@ def reproduction_targets(experiments, planning, experiment, chosen, label_in, si
 
 
 def finding_models(simulator, chosen, labels, planning) -> dict:
-    """Finding id -> its model (:func:`model_of`), or the reason it has none."""
+    """Finding id -> its model (:func:`humeval.planning.models.model_of`), or the reason it has none."""
     models = {}
     for finding, label in zip(chosen, labels):
         try:
@@ -350,7 +339,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
             # [0.055, 0.225] excluded it).
             se = float(np.std(spread, ddof=1))
         model = None if isinstance(models[finding["id"]], str) else models[finding["id"]]
-        if isinstance(model, ModelFinding) and model.test is not None and np.isfinite(se):
+        if model is not None and model.test is not None and np.isfinite(se):
             # Tested and modelled: the SE the crossed model gives the difference at the pilot's design, not the one
             # its test implies, which takes judgements as independent (yao's Y2: 0.109 from t = 1.978, against the
             # model's 0.123), for the interval and the safeguard basis alike (issue 53)

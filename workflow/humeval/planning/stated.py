@@ -1,14 +1,15 @@
 """Planning without data (docs/planning.md): a finding that no experiment's judgements compute (a study whose
 raw data are not public, or a reproduction planned before any exists), planned from an assumed effect and
 variance components stated in config, ``planning.effects`` and ``planning.components`` (its own, another study's
-in this repository, or a paper's numbers), by the crossed model of :class:`humeval.planning_model.ModelFinding`."""
+in this repository, or a paper's numbers), by the crossed model of :class:`humeval.planning.model.ModelFinding`."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from humeval.planning_bootstrap import wilson
-from humeval.planning_model import MODEL_SIMULATIONS, ModelFinding, NotModelled
+from humeval.planning.bootstrap import wilson
+from humeval.planning.model import MODEL_SIMULATIONS, ModelFinding
+from humeval.planning.models import NotModelled
 
 __all__ = ["StatedFinding", "plan_stated"]
 
@@ -38,7 +39,7 @@ class StatedFinding(ModelFinding):
 
     def layout(self, people: int, items: int, per_item: int):
         """``people`` judging each of ``items`` items under both conditions (``per_item`` follows: 2 x people)."""
-        from humeval.crossed_model import layout
+        from humeval.planning.crossed_model import layout
 
         return layout(np.repeat([0, 1], [items, items]), people, people)
 
