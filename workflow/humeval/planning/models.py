@@ -15,7 +15,7 @@ from typing import ClassVar, Protocol
 
 from humeval.findings import finding_cells
 
-__all__ = ["MODELS", "NotModelled", "PlanningModel", "model_of"]
+__all__ = ["MODELS", "NotModelled", "PlanningModel", "model_of", "registered"]
 
 
 class NotModelled(Exception):
