@@ -15,7 +15,7 @@ from typing import ClassVar, Protocol
 
 from humeval.findings import finding_cells
 
-__all__ = ["MODELS", "NotModelled", "PlanningModel", "model_of", "registered"]
+__all__ = ["MODELS", "NotModelled", "PlanningModel", "model_of", "registered", "result_columns"]
 
 
 class NotModelled(Exception):
@@ -69,3 +69,29 @@ def model_of(simulator, finding: dict, label: str, stated: dict | None) -> Plann
     models = registered()
     chosen = next((model for model in models if used <= model.METRICS), models[-1])
     return chosen(simulator, finding, label, stated)
+
+
+def result_columns(result: dict, simulations: int) -> dict:
+    """The power.csv columns of one effect's result of :meth:`PlanningModel.power` over ``simulations``: the power
+    with its 95% Wilson interval, the analytic power and MDE, and, where the model has a valid analysis beside its
+    test, its power, its MDE and the paper's test's rate at zero effect (empty for a model without one, as the ICC
+    comparisons).
+
+    >>> result_columns({"held": 8, "failed": 0, "analytic": 0.81, "mde": 0.4}, 10)["power"]
+    0.8
+    """
+    from humeval.planning.bootstrap import wilson
+
+    low, high = wilson(result["held"], simulations)
+    return {
+        "power": result["held"] / simulations,
+        "ci_low": low,
+        "ci_high": high,
+        "analytic_power": result["analytic"],
+        "mde": result["mde"],
+        "valid_power": result.get("valid", float("nan")),
+        "valid_mde": result.get("valid_mde", float("nan")),
+        "paper_null_rate": result.get("null_rate", float("nan")),
+        "simulations": simulations,
+        "failed": result["failed"],
+    }

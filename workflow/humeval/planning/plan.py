@@ -30,7 +30,7 @@ import pandas as pd
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
 from humeval.planning.bootstrap import Simulator, wilson
 from humeval.planning.model import MODEL_SIMULATIONS
-from humeval.planning.models import NotModelled, model_of
+from humeval.planning.models import NotModelled, model_of, result_columns
 from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
 from humeval.planning.stated import plan_stated
 from humeval.qra.claims import expects_no_difference
@@ -280,7 +280,6 @@ def model_rows(model, design_key, planned_bases, common, shape, notes, stated, p
         done[design_key] = model.power(lay, [value for _, value in planned_bases], simulations, draws)
     rows = []
     for (basis, value), result in zip(planned_bases, done[design_key]):
-        low, high = wilson(result["held"], simulations)
         rows.append(
             {
                 **common,
@@ -288,19 +287,9 @@ def model_rows(model, design_key, planned_bases, common, shape, notes, stated, p
                 "method": "model",
                 "basis": basis,
                 "effect": value,
-                "power": result["held"] / simulations,
-                "ci_low": low,
-                "ci_high": high,
-                "analytic_power": result["analytic"],
-                "mde": result["mde"],
-                # a model without a valid analysis beside its test (ICC comparisons) leaves these empty
-                "valid_power": result.get("valid", float("nan")),
-                "valid_mde": result.get("valid_mde", float("nan")),
-                "paper_null_rate": result.get("null_rate", float("nan")),
+                **result_columns(result, simulations),
                 "analytic_at_effect_low": model.analytic_at(lay, common["effect_low"]),
                 "analytic_at_effect_high": model.analytic_at(lay, common["effect_high"]),
-                "simulations": simulations,
-                "failed": result["failed"],
                 "note": "; ".join(notes + [BASIS_NOTES[basis]] + stated),
             }
         )

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from humeval.planning.bootstrap import wilson
 from humeval.planning.model import MODEL_SIMULATIONS, ModelFinding
-from humeval.planning.models import NotModelled
+from humeval.planning.models import NotModelled, result_columns
 
 __all__ = ["StatedFinding", "plan_stated"]
 
@@ -68,7 +67,6 @@ def plan_stated(finding: dict, planning: dict, reproductions: list[str]) -> list
         lay = model.layout(int(people), int(items), 0)
         draws = np.random.default_rng([planning.get("seed", 0), int(people), int(items), 2 * int(people)])
         result = model.power(lay, [float(effect)], simulations, draws)[0]
-        low, high = wilson(result["held"], simulations)
         rows.append(
             {
                 **base,
@@ -81,17 +79,7 @@ def plan_stated(finding: dict, planning: dict, reproductions: list[str]) -> list
                 "evaluators": people,
                 "items": items,
                 "judgements_per_item": 2 * people,
-                "power": result["held"] / simulations,
-                "ci_low": low,
-                "ci_high": high,
-                "analytic_power": result["analytic"],
-                "mde": result["mde"],
-                # a model without a valid analysis beside its test (ICC comparisons) leaves these empty
-                "valid_power": result.get("valid", float("nan")),
-                "valid_mde": result.get("valid_mde", float("nan")),
-                "paper_null_rate": result.get("null_rate", float("nan")),
-                "simulations": simulations,
-                "failed": result["failed"],
+                **result_columns(result, simulations),
                 "note": STATED_NOTE,
             }
         )
