@@ -88,6 +88,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     "summary": (
         "summary.py",
         "report/__init__.py",
+        "report/summary_pages.py",
         "report/front_page.py",
         "report/verdict_card.py",
         "planning/__init__.py",
