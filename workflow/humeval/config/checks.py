@@ -105,10 +105,12 @@ def simulated_judgements(planning: dict) -> int:
     ...     "evaluators": 5, "items": 50}}})
     130000
     """
-    simulations = planning.get("simulations", 1000)  # the default of both methods (humeval.planning.plan)
-    grid = sum(planning.get("evaluators", [])) * sum(planning.get("items", []))
-    sized = sum(size["evaluators"] * size["items"] for size in planning.get("sizes", {}).values())
-    return simulations * 2 * (grid + sized)
+    from humeval.planning.settings import PlanningSettings
+
+    settings = PlanningSettings.of(planning)
+    grid = sum(settings.evaluators or ()) * sum(settings.items or ())
+    sized = sum(size["evaluators"] * size["items"] for size in settings.sizes.values())
+    return settings.simulations * 2 * (grid + sized)
 
 
 def check_budgets(study: dict, fail) -> None:
@@ -120,8 +122,10 @@ def check_budgets(study: dict, fail) -> None:
             for key in ("resamples", "n_resamples"):
                 if isinstance(entry.get(key), int) and entry[key] > MAX_RESAMPLES:
                     fail(f"key {section}.{k}.{key}: {entry[key]:,} resamples is over the budget of {MAX_RESAMPLES:,}")
+    from humeval.planning.settings import PlanningSettings
+
     planning = study.get("planning", {})
-    simulations = planning.get("simulations", 1000)
+    simulations = PlanningSettings.of(planning).simulations
     if simulations > MAX_SIMULATIONS:
         fail(f"key planning.simulations: {simulations:,} is over the budget of {MAX_SIMULATIONS:,} per design")
     judgements = simulated_judgements(planning)

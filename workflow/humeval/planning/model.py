@@ -12,11 +12,7 @@ from humeval.findings import finding_cells
 from humeval.planning.bootstrap import Simulator
 from humeval.planning.models import NotModelled
 
-__all__ = ["MODEL_SIMULATIONS", "ModelFinding"]
-
-#: Simulations per design and basis of the crossed model by default (vectorised: a design of yao's size costs about
-#: 2 ms per 100 simulations); the bootstrap's default stays :data:`SIMULATIONS`.
-MODEL_SIMULATIONS = 1000
+__all__ = ["ModelFinding"]
 
 
 #: The most simulated ratings the model holds at once (simulations x judgements of a block): 5 million floats,

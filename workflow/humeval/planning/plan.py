@@ -29,20 +29,13 @@ import pandas as pd
 
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
 from humeval.planning.bootstrap import Simulator, wilson
-from humeval.planning.model import MODEL_SIMULATIONS
 from humeval.planning.models import NotModelled, model_of, result_columns
 from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
+from humeval.planning.settings import EVALUATOR_FACTORS, PlanningSettings
 from humeval.planning.stated import plan_stated
 from humeval.qra.claims import expects_no_difference
 
 __all__ = ["plan_study"]
-
-#: Planned designs by default: these multiples of the pilot's people, and of its items.
-EVALUATOR_FACTORS = (0.5, 1, 2, 4)
-#: Bootstrap simulations per design by default, as many as the model's: Wilson's 95% interval is at most +-0.031 wide
-#: around a power of 0.5 (0.025 around 0.8). Where the metrics are computed for all draws at once (every shipped
-#: study's) 1,000 draws cost 0.15 s more than 200 (hosking 0.38 -> 0.53 s, shardlow 0.38 -> 0.44 s, liu 0.49 s both).
-SIMULATIONS = 1000
 
 
 def pilot_of(finding: dict, sides: list[tuple[str, str, str]], size: dict, computed: set, chosen: str | None):
@@ -72,24 +65,29 @@ def measures(finding: dict, label: str | None, known: set) -> bool:
     return label is not None and set(finding_cells(finding, label)) <= known
 
 
-def grid(planning: dict, pilot: tuple[int, int, float], items_only: bool = False) -> list[tuple[int, int, int]]:
+def grid(
+    settings: PlanningSettings, pilot: tuple[int, int, float], items_only: bool = False
+) -> list[tuple[int, int, int]]:
     """The planned designs, people x items x judgements per item: ``planning.evaluators`` x ``planning.items``,
     by default 0.5, 1, 2 and 4 times the pilot's people and items; each person judging as many items as in the
     pilot, so judgements per item grow with people (at least 1). Where each of the pilot's
     people judged once (``items_only``), people are not a factor: items vary, each judged by as many people as in
     the pilot, everyone once.
 
-    >>> grid({"evaluators": [2, 10]}, (5, 100, 2.0))[:2]
+    >>> grid(PlanningSettings.of({"evaluators": [2, 10]}), (5, 100, 2.0))[:2]
     [(2, 50, 1), (2, 100, 1)]
-    >>> grid({"items": [480]}, (2880, 960, 3.0), items_only=True)
+    >>> grid(PlanningSettings.of({"items": [480]}), (2880, 960, 3.0), items_only=True)
     [(1440, 480, 3)]
     """
     people, items, per_item = pilot
+    counts = settings.items
+    if counts is None:
+        counts = sorted({max(2, round(f * items)) for f in EVALUATOR_FACTORS})
     if items_only:
-        counts = planning.get("items", sorted({max(2, round(f * items)) for f in EVALUATOR_FACTORS}))
         return [(round(i * per_item), i, round(per_item)) for i in counts]
-    evaluators = planning.get("evaluators", sorted({max(2, round(f * people)) for f in EVALUATOR_FACTORS}))
-    counts = planning.get("items", sorted({max(2, round(f * items)) for f in EVALUATOR_FACTORS}))
+    evaluators = settings.evaluators
+    if evaluators is None:
+        evaluators = sorted({max(2, round(f * people)) for f in EVALUATOR_FACTORS})
     return [(e, i, int(max(1, round(per_item * e / people)))) for e in evaluators for i in counts]
 
 
@@ -101,8 +99,8 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
     (:class:`Simulator`, the pilot's people and at most its items), with Wilson intervals and a note where a finding
     cannot be planned. ``metrics``: the study's metric values (which cells the data compute)."""
     study = data.config
-    planning = study.get("planning", {})
-    rng = np.random.default_rng(planning.get("seed", 0))
+    settings = PlanningSettings.of(study.get("planning"))
+    rng = np.random.default_rng(settings.seed)
     computed = dict(zip(zip(metrics["table"], metrics["row"], metrics["column"]), metrics["value"]))
     experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
     size = {side: side_size(data.kept, side) for _, side in experiments}
@@ -114,16 +112,16 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
         if expects_no_difference(finding):
             rows.append({"finding": finding["id"], "design": "planned", "note": NO_DIFFERENCE})
             continue
-        pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), planning.get("pilot"))
+        pilot = pilot_of(finding, finding_sides(finding, study), size, set(computed), settings.pilot)
         if pilot is None:  # planned from stated numbers where the config gives them (humeval.planning.stated)
-            stated = plan_stated(finding, planning, [e for e, _ in experiments[1:]])
+            stated = plan_stated(finding, settings, [e for e, _ in experiments[1:]])
             rows += stated or [
                 {"finding": finding["id"], "design": "planned", "note": unplanned(finding, study, computed)}
             ]
         else:
             groups.setdefault(pilot[:2], []).append(finding)
     for (experiment, side), chosen in groups.items():
-        rows += plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng)
+        rows += plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng)
     if not findings(study):
         note = "no findings: the study states no claims (QRA Type IV) and no planning findings"
         rows.append({"finding": "none", "design": "planned", "note": note})
@@ -143,9 +141,9 @@ NO_DIFFERENCE = (
 
 def unplanned(finding: dict, study: dict, computed: dict) -> str:
     """Why a finding has no experiment to plan from."""
-    planning = study.get("planning", {})
-    if planning.get("pilot"):
-        return f"the pilot {planning['pilot']} has no public judgements computing this finding's cells"
+    pilot = PlanningSettings.of(study.get("planning")).pilot
+    if pilot:
+        return f"the pilot {pilot} has no public judgements computing this finding's cells"
     computing = [
         i for i, _, label in finding_sides(finding, study) if set(finding_cells(finding, label)) <= set(computed)
     ]
@@ -160,7 +158,7 @@ def unplanned(finding: dict, study: dict, computed: dict) -> str:
     )
 
 
-def reproduction_targets(experiments, planning, experiment, chosen, label_in, size, known, per_item) -> tuple:
+def reproduction_targets(experiments, settings, experiment, chosen, label_in, size, known, per_item) -> tuple:
     """Each reproduction's own design, ``(design, experiment, (people, items, per item))``, from its judgements or
     from ``planning.sizes``; and the rows of the findings a reproduction does not measure or cannot be sized for."""
     targets, rows = [], []
@@ -176,7 +174,7 @@ def reproduction_targets(experiments, planning, experiment, chosen, label_in, si
             }
             for f in unmeasured
         ]
-        given, actual = planning.get("sizes", {}).get(reproduction), size[reproduction_side]
+        given, actual = settings.sizes.get(reproduction), size[reproduction_side]
         if actual[0] > 0:
             targets.append((reproduction, reproduction, (actual[0], actual[1], max(1, round(actual[2])))))
         elif given:
@@ -206,22 +204,20 @@ def reproduction_targets(experiments, planning, experiment, chosen, label_in, si
     return targets, rows
 
 
-def finding_models(simulator, chosen, labels, planning) -> dict:
+def finding_models(simulator, chosen, labels, settings) -> dict:
     """Finding id -> its model (:func:`humeval.planning.models.model_of`), or the reason it has none."""
     models = {}
     for finding, label in zip(chosen, labels):
         try:
-            if "model" not in planning.get("methods", ["model", "bootstrap"]):
+            if not settings.plans("model"):
                 raise NotModelled("planning.methods leaves the model out")
-            models[finding["id"]] = model_of(
-                simulator, finding, label, planning.get("components", {}).get(finding["id"])
-            )
+            models[finding["id"]] = model_of(simulator, finding, label, settings.components.get(finding["id"]))
         except NotModelled as reason:
             models[finding["id"]] = str(reason)
     return models
 
 
-def bootstrap_results(simulator, chosen, labels, targets, models, planning, pilot_size, rng) -> dict:
+def bootstrap_results(simulator, chosen, labels, targets, models, settings, pilot_size, rng) -> dict:
     """Items -> the bootstrap's simulations at the pilot's people and that many of its items, for each target
     within the pilot; only at its own size where every finding has a model (the bootstrap then only cross-checks
     it)."""
@@ -232,9 +228,8 @@ def bootstrap_results(simulator, chosen, labels, targets, models, planning, pilo
             within.setdefault(int(i), None)
     if not any(isinstance(m, str) for m in models.values()):
         within = {i: None for i in within if i == items}
-    simulations = planning.get("simulations", SIMULATIONS)
-    for i in within if "bootstrap" in planning.get("methods", ["model", "bootstrap"]) else ():
-        within[i] = simulator.power(chosen, labels, i, simulations, rng)
+    for i in within if settings.plans("bootstrap") else ():
+        within[i] = simulator.power(chosen, labels, i, settings.simulations, rng)
     return {key: result for key, result in within.items() if result is not None}
 
 
@@ -269,14 +264,14 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
     }
 
 
-def model_rows(model, design_key, planned_bases, common, shape, notes, stated, planning, done) -> list[dict]:
+def model_rows(model, design_key, planned_bases, common, shape, notes, stated, settings, done) -> list[dict]:
     """The model's power.csv rows of one finding at one design, one per effect basis. ``done`` caches each design's
     simulations: common random numbers, one stream per design, the same for every basis and finding, drawn once for
     all bases (a basis only shifts a mean, so a smaller effect never holds where a larger one did not)."""
-    simulations = planning.get("simulations", MODEL_SIMULATIONS)
+    simulations = settings.simulations
     lay = model.layout(*design_key)
     if design_key not in done:
-        draws = np.random.default_rng([planning.get("seed", 0), *design_key])
+        draws = np.random.default_rng([settings.seed, *design_key])
         done[design_key] = model.power(lay, [value for _, value in planned_bases], simulations, draws)
     rows = []
     for (basis, value), result in zip(planned_bases, done[design_key]):
@@ -296,12 +291,11 @@ def model_rows(model, design_key, planned_bases, common, shape, notes, stated, p
     return rows
 
 
-def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:
+def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:
     """The power.csv rows of the findings planned from one pilot experiment (they share its simulations): the
     designs (:func:`grid`, :func:`reproduction_targets`), each finding's model and the bootstrap's draws, then per
     finding and design its rows (:func:`bootstrap_row`, :func:`model_rows`)."""
     study = data.config
-    planning = study.get("planning", {})
     experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
     labels = [label_in[f["id"]][experiment] for f in chosen]
     cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
@@ -310,12 +304,12 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
     people, items, per_item = pilot_size
     pilot_values = {cell: computed[cell] for cell in cells}
     source = f"planned from {experiment} ({people} people x {items} items x {per_item:.2f} judgements per item)"
-    targets = [("planned", None, design) for design in grid(planning, pilot_size, simulator.items_only)]
-    own, rows = reproduction_targets(experiments, planning, experiment, chosen, label_in, size, known, per_item)
+    targets = [("planned", None, design) for design in grid(settings, pilot_size, simulator.items_only)]
+    own, rows = reproduction_targets(experiments, settings, experiment, chosen, label_in, size, known, per_item)
     targets += own
-    simulations = planning.get("simulations", SIMULATIONS)
-    models = finding_models(simulator, chosen, labels, planning)
-    within = bootstrap_results(simulator, chosen, labels, targets, models, planning, pilot_size, rng)
+    simulations = settings.simulations
+    models = finding_models(simulator, chosen, labels, settings)
+    within = bootstrap_results(simulator, chosen, labels, targets, models, settings, pilot_size, rng)
     full = within.get(items)
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
@@ -351,7 +345,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
         stated = ["variance components as stated in planning.components"] if model and model.stated else []
         if model and model.crossed:
             stated.append("its items are judged in both groups: modelled as distinct items per group (conservative)")
-        planned_bases = bases(effect, se, planning.get("effects", {}).get(finding["id"]))
+        planned_bases = bases(effect, se, settings.effects.get(finding["id"]))
         for design, reproduction, (e, i, j) in targets:
             if reproduction and not measures(finding, label_in[finding["id"]].get(reproduction), known):
                 continue
@@ -369,7 +363,7 @@ def plan_pilot(data, experiment, side, chosen, label_in, size, known, computed, 
                 )
             if model is not None:
                 rows += model_rows(
-                    model, (int(e), int(i), int(j)), planned_bases, common, shape, notes, stated, planning, done
+                    model, (int(e), int(i), int(j)), planned_bases, common, shape, notes, stated, settings, done
                 )
             elif boot is None and reproduction:
                 note = f"{reproduction}'s size is not {experiment}'s: only the model plans other sizes, and {why}"

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from humeval.planning.model import MODEL_SIMULATIONS, ModelFinding
+from humeval.planning.model import ModelFinding
 from humeval.planning.models import NotModelled, result_columns
+from humeval.planning.settings import PlanningSettings
 
 __all__ = ["StatedFinding", "plan_stated"]
 
@@ -43,29 +44,29 @@ class StatedFinding(ModelFinding):
         return layout(np.repeat([0, 1], [items, items]), people, people)
 
 
-def plan_stated(finding: dict, planning: dict, reproductions: list[str]) -> list[dict]:
+def plan_stated(finding: dict, settings: PlanningSettings, reproductions: list[str]) -> list[dict]:
     """The power.csv rows of a finding planned without data, at ``planning.evaluators`` x ``planning.items`` and
     each reproduction of ``reproductions`` whose size ``planning.sizes`` states; one row saying what to state
     where the config lacks it."""
     fid = finding["id"]
-    effect, components = planning.get("effects", {}).get(fid), planning.get("components", {}).get(fid)
+    effect, components = settings.effects.get(fid), settings.components.get(fid)
     base = {"finding": fid, "design": "planned", "pilot": ""}
     if effect is None or components is None:
         return []
-    if not planning.get("evaluators") or not planning.get("items"):
+    if not settings.evaluators or not settings.items:
         note = "planned without data only at stated designs: state planning.evaluators and planning.items"
         return [{**base, "method": "model", "note": note}]
     try:
         model = StatedFinding(finding, components)
     except NotModelled as reason:
         return [{**base, "method": "model", "note": str(reason)}]
-    sizes = planning.get("sizes", {})
-    targets = [("planned", None, e, i) for e in planning["evaluators"] for i in planning["items"]]
+    sizes = settings.sizes
+    targets = [("planned", None, e, i) for e in settings.evaluators for i in settings.items]
     targets += [(r, r, sizes[r]["evaluators"], sizes[r]["items"]) for r in reproductions if r in sizes]
-    simulations, rows = planning.get("simulations", MODEL_SIMULATIONS), []
+    simulations, rows = settings.simulations, []
     for design, reproduction, people, items in targets:
         lay = model.layout(int(people), int(items), 0)
-        draws = np.random.default_rng([planning.get("seed", 0), int(people), int(items), 2 * int(people)])
+        draws = np.random.default_rng([settings.seed, int(people), int(items), 2 * int(people)])
         result = model.power(lay, [float(effect)], simulations, draws)[0]
         rows.append(
             {
