@@ -78,6 +78,7 @@ STAGE_CODE: dict[str, tuple[str, ...]] = {
     ),
     "planning": (
         "planning/",
+        "config/planning.py",
         "findings.py",
         "metrics/",
         "qra/",

@@ -9,7 +9,8 @@ before any job starts.
   each job's slice of a study file;
 - :mod:`.registry` is the vocabulary: every registered loader, metric, exclusion, QRA type and figure kind, read
   from the source, with its typed parameters;
-- :mod:`.conditions` lists the experimental conditions (Human Evaluation Datasheet fields) a study may state.
+- :mod:`.conditions` lists the experimental conditions (Human Evaluation Datasheet fields) a study may state;
+- :mod:`.planning` reads the ``planning:`` block once into typed settings, with its defaults.
 
 Nothing is imported here, so that a job that needs only the registry or its study slice does not load the checks.
 """

@@ -105,7 +105,7 @@ def simulated_judgements(planning: dict) -> int:
     ...     "evaluators": 5, "items": 50}}})
     130000
     """
-    from humeval.planning.settings import PlanningSettings
+    from humeval.config.planning import PlanningSettings
 
     settings = PlanningSettings.of(planning)
     grid = sum(settings.evaluators or ()) * sum(settings.items or ())
@@ -122,7 +122,7 @@ def check_budgets(study: dict, fail) -> None:
             for key in ("resamples", "n_resamples"):
                 if isinstance(entry.get(key), int) and entry[key] > MAX_RESAMPLES:
                     fail(f"key {section}.{k}.{key}: {entry[key]:,} resamples is over the budget of {MAX_RESAMPLES:,}")
-    from humeval.planning.settings import PlanningSettings
+    from humeval.config.planning import PlanningSettings
 
     planning = study.get("planning", {})
     simulations = PlanningSettings.of(planning).simulations

@@ -241,11 +241,11 @@ def load(
     >>> import json, pathlib, shutil, tempfile
     >>> from humeval.loaders import extract_study
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> likert = {"e": {"work_units": {"u1": {"worker_id": "worker253"}}, "dialogues": {
+    >>> likert = {"e": {"work_units": {"u1": {"worker_id": "w-0001"}}, "dialogues": {
     ...     "d1": {"bot": "bart", "likert_annotations": {"quality": [{"work_unit_id": "u1", "score": "4"}]}}}}}
     >>> def compared(other, bot, score):
     ...     return [{"work_unit_id": "u2", "score": score, "dialogue_compared_to_id": other, "bot_compared_to": bot}]
-    >>> comparative = {"e": {"work_units": {"u2": {"worker_id": "worker253"}}, "dialogues": {
+    >>> comparative = {"e": {"work_units": {"u2": {"worker_id": "w-0001"}}, "dialogues": {
     ...     "d1": {"bot": "bart", "comparative_annotations": {"quality": compared("d2", "blender", 1)}},
     ...     "d2": {"bot": "blender", "comparative_annotations": {"quality": compared("d1", "bart", -1)}}}}}
     >>> for name, document in (("likert", likert), ("comparative", comparative)):

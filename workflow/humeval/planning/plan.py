@@ -27,11 +27,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from humeval.config.planning import EVALUATOR_FACTORS, PlanningSettings
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
 from humeval.planning.bootstrap import Simulator, wilson
 from humeval.planning.models import NotModelled, model_of, result_columns
 from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
-from humeval.planning.settings import EVALUATOR_FACTORS, PlanningSettings
 from humeval.planning.stated import plan_stated
 from humeval.qra.claims import expects_no_difference
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from humeval.config.planning import PlanningSettings
 from humeval.planning.model import ModelFinding
 from humeval.planning.models import NotModelled, result_columns
-from humeval.planning.settings import PlanningSettings
 
 __all__ = ["StatedFinding", "plan_stated"]
 

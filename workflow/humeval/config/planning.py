@@ -20,6 +20,9 @@ class PlanningSettings:
     ((6, 12), None, 1000, 3, True)
     >>> PlanningSettings.of({"methods": ["model"]}).plans("bootstrap")
     False
+    >>> none = PlanningSettings.of(None)  # the defaults the schema documents
+    >>> none.simulations, none.seed, none.methods, none.evaluators, none.pilot
+    (1000, 0, ('model', 'bootstrap'), None, None)
     """
 
     #: The planned people and items (None: :data:`EVALUATOR_FACTORS` times the pilot's).
