@@ -5,20 +5,25 @@ These run first (``conftest.py`` orders the ``checks`` marker before everything 
 ``requirements-dev.txt``; without them the checks skip, and under ``CI=true`` fail.
 """
 
+import os
+import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from helpers import CI_LIMIT, REPO, skip_or_fail, trueskill_in_order
 
+from humeval.stages import stage_sources
+
 pytestmark = pytest.mark.checks
 SNAKEMAKE_FILES = ["Snakefile", "workflow/Snakefile", "workflow/rules"]
 
 
-def run(*command, cwd=REPO, timeout=CI_LIMIT):
-    return subprocess.run(list(command), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False)
+def run(*command, cwd=REPO, timeout=CI_LIMIT, env=None):
+    return subprocess.run(list(command), cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=env)
 
 
 def tool(name):
@@ -56,20 +61,62 @@ def dot_test(tmp_path_factory):
     return target
 
 
-def snakemake_in(directory, *args):
+def snakemake_in(directory, *args, env=None):
     return run(
-        sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(directory), *args
+        sys.executable,
+        "-m",
+        "snakemake",
+        "--snakefile",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(directory),
+        *args,
+        env=env,
     )
 
 
+#: Put first on PYTHONPATH, this records, as each Python process of a run ends, its command line and the files of
+#: the ``humeval`` modules it loaded: what each job really ran, to hold its code inputs against.
+RECORD_MODULES = """
+import atexit, os, sys
+def record():
+    files = [getattr(m, "__file__", None) for n, m in list(sys.modules.items()) if n.split(".")[0] == "humeval"]
+    with open(os.path.join({folder!r}, f"{{os.getpid()}}.txt"), "w") as out:
+        out.write("\\n".join([" ".join(sys.argv), *sorted(filter(None, files))]))
+atexit.register(record)
+"""
+
+
+def loaded_modules_by_stage(folder):
+    """{stage: the package files its jobs loaded}, from the records of :data:`RECORD_MODULES` (a script job runs
+    Snakemake's copy of the script, ``.snakemake/scripts/tmp<random>.<stage>.py``)."""
+    loaded = {}
+    for record in folder.glob("*.txt"):
+        command, *files = record.read_text().splitlines()
+        script = re.search(r"scripts/tmp\w+\.(\w+)\.py", command)
+        if script:
+            loaded.setdefault(script.group(1), set()).update(map(Path, files))
+    return loaded
+
+
 @pytest.mark.slow  # a full Snakemake run of .test/: CI runs it
-def test_the_dot_test_lints_dry_runs_and_runs(dot_test):
+def test_the_dot_test_lints_dry_runs_and_runs(dot_test, tmp_path):
     lint = snakemake_in(dot_test, "--lint")
     assert lint.returncode == 0 and "good condition" in lint.stdout + lint.stderr, lint.stdout + lint.stderr
     dry = snakemake_in(dot_test, "-n", "--quiet")
     assert dry.returncode == 0, dry.stderr[-3000:]
-    full = snakemake_in(dot_test, "--cores", "2")
+    (tmp_path / "site").mkdir()
+    (tmp_path / "records").mkdir()
+    (tmp_path / "site/sitecustomize.py").write_text(RECORD_MODULES.format(folder=str(tmp_path / "records")))
+    paths = [str(tmp_path / "site"), os.environ.get("PYTHONPATH")]
+    full = snakemake_in(dot_test, "--cores", "2", env=os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, paths))})
     assert full.returncode == 0, full.stderr[-3000:]
+    # every package module a job loaded is among its rule's code inputs (humeval.stages, derived from its script)
+    loaded = loaded_modules_by_stage(tmp_path / "records")
+    assert set(loaded) >= {"extract", "exclude", "metrics", "qra", "tables", "figures", "planning", "summary"}
+    for stage, files in loaded.items():
+        stale = files - set(stage_sources(REPO / f"workflow/scripts/{stage}.py"))
+        assert not stale, f"{stage}: its jobs ran {sorted(map(str, stale))}, which its code inputs miss"
     report = snakemake_in(dot_test, "--report", "results/report.html")  # the profile's stylesheet found from here
     assert report.returncode == 0, report.stderr[-3000:]
     assert "div:has(> #rulegraph)" in (dot_test / "results/report.html").read_text(errors="ignore")

@@ -118,8 +118,10 @@ def results(study, path):
 
 
 def code_for(stage):
-    """The package sources the ``stage`` job runs (humeval.stages), as inputs: editing them reruns the job."""
-    return [os.path.relpath(p) for p in stage_sources(stage, PACKAGE_DIR)]
+    """The package sources the ``stage`` job runs, derived from its script (humeval.stages), as inputs: editing them
+    reruns the job. The script is read through Snakemake's source cache, so a module from a URL works too."""
+    script = workflow.source_path(f"../scripts/{stage}.py")
+    return [os.path.relpath(p) for p in stage_sources(Path(script), PACKAGE_DIR)]
 
 
 def power_table(wildcards):
