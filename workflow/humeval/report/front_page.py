@@ -25,6 +25,8 @@ __all__ = [
 #: The characters a data-derived string may keep on the report's front page (RST): letters, digits, space and
 #: ``.,;:()/-``. None of them can start markup inline, and no line break can start a directive.
 RST_SAFE = re.compile(r"[^A-Za-z0-9 .,;:()/-]")
+#: A study's findings cell when its study file states none.
+NONE_STATED = "none stated"
 
 
 def rst_text(text) -> str:
@@ -119,7 +121,7 @@ def verdict_rows(counts: pd.DataFrame, found: pd.DataFrame, qra3: pd.DataFrame, 
                     f"{(part['holds'] == 'yes').sum()} of {len(part)} ({experiment})"
                     for experiment, part in pairs.groupby("experiment", sort=False)
                 )
-                or "none stated",
+                or NONE_STATED,
                 "numbers": numbers_reproduced(record),
                 "mismatches": mismatch_words(record),
                 "no_raw_data": str(record["no_raw_data"]),
@@ -284,13 +286,14 @@ def closing_lines(verdicts: list[dict]) -> list[str]:
     that differ with the undiagnosed apart (:func:`mismatch_words`), and its folder.
 
     >>> closing_lines([{"study": "s", "findings_hold": "3 of 3 (R1)", "numbers_match": "11 of 11", "numbers_differ": ""},
-    ...                {"study": "t", "findings_hold": "", "numbers_match": "29 of 42",
+    ...                {"study": "t", "findings_hold": NONE_STATED, "numbers_match": "29 of 42",
     ...                 "numbers_differ": "13 differ, all diagnosed"}])[1:]
     ['s: findings 3 of 3 (R1) hold; 11 of 11 published numbers match; results/s/', 't: no findings stated; 29 of 42 published numbers match, 13 differ, all diagnosed; results/t/']
     """
     lines = ["Done. The report: snakemake --report results/report.html; per study:"]
     for row in verdicts:
-        held = f"findings {row['findings_hold']} hold" if row["findings_hold"] else "no findings stated"
+        stated = row["findings_hold"] not in ("", NONE_STATED)
+        held = f"findings {row['findings_hold']} hold" if stated else "no findings stated"
         differ = f", {row['numbers_differ']}" if row.get("numbers_differ") else ""
         numbers = f"{row['numbers_match']} published numbers match{differ}"
         lines.append(f"{row['study']}: {held}; {numbers}; results/{row['study']}/")
