@@ -292,8 +292,7 @@ def closing_lines(verdicts: list[dict]) -> list[str]:
     """
     lines = ["Done. The report: snakemake --report results/report.html; per study:"]
     for row in verdicts:
-        stated = row["findings_hold"] not in ("", NONE_STATED)
-        held = f"findings {row['findings_hold']} hold" if stated else "no findings stated"
+        held = "no findings stated" if row["findings_hold"] == NONE_STATED else f"findings {row['findings_hold']} hold"
         differ = f", {row['numbers_differ']}" if row.get("numbers_differ") else ""
         numbers = f"{row['numbers_match']} published numbers match{differ}"
         lines.append(f"{row['study']}: {held}; {numbers}; results/{row['study']}/")
