@@ -42,6 +42,7 @@ MODULES = {
     "findings.py": ["tests/test_claims.py", "tests/test_qra.py", "tests/test_planning.py"],
     "metrics/tally.py": ["tests/test_pairwise.py", "tests/test_claims.py"],
     "planning/bootstrap.py": ["tests/test_planning_bootstrap.py", "tests/test_planning.py"],
+    "report/front_page.py": ["tests/test_front_page.py"],
 }
 
 #: The package is copied with the folder around it (the schemas beside it are found from it).

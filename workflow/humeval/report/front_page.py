@@ -12,7 +12,7 @@ from humeval.report import study_labels
 from humeval.summary import conditions_differing
 
 __all__ = [
-    "ONE_SCREEN_STUDIES",
+    "NONE_STATED",
     "console_summary",
     "misses_with_power",
     "numbers_reproduced",
@@ -65,7 +65,7 @@ def numbers_reproduced(record: dict) -> str:
     >>> rst_text(text) == text
     True
     """
-    printed_match, printed_mismatch = record.get("match_printed", 0), record.get("mismatch_printed", 0)
+    printed_match, printed_mismatch = record["match_printed"], record["mismatch_printed"]
     match, mismatch = record["match"] - printed_match, record["mismatch"] - printed_mismatch
     printed = printed_match + printed_mismatch
     from_printed = f"{printed_match} of {printed} from printed numbers"
@@ -86,7 +86,7 @@ def mismatch_words(record: dict) -> str:
     >>> mismatch_words({"mismatch": 3, "mismatch_undiagnosed": 1})
     '3 differ: 2 diagnosed, 1 undiagnosed'
     """
-    differ, undiagnosed = int(record.get("mismatch", 0)), int(record.get("mismatch_undiagnosed", 0))
+    differ, undiagnosed = int(record["mismatch"]), int(record["mismatch_undiagnosed"])
     if not differ:
         return ""
     verb = "differs" if differ == 1 else "differ"
@@ -169,11 +169,6 @@ def misses_with_power(found: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-#: The most verdict rows that fit one screen at 1280x800 (750 px) with the text above and below them. Every
-#: study's row is on the front page: the report's stylesheet sets the verdict from the page's top (Snakemake
-#: centred it vertically and cut the top of a taller page), so more rows scroll from the top (``test_e2e_report``
-#: measures it at 1280x800 and 1920x1080).
-ONE_SCREEN_STUDIES = 6
 
 
 def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
