@@ -10,9 +10,8 @@ a loader reruns every study's extract (and what follows only where the tidy tabl
 
 What it is worth, measured by ``tools/bench.py`` (docs/performance.md): an edit of the figure code reruns the
 figure-drawing jobs in 10.4 s, an edit of a loader the study pipelines in 32.6 s, against a cold run of 33.8 s that
-every edit of the package would cost if each job took the whole package as its code input. Deriving the sources
-parses each package module once per Snakemake invocation (the registry's own parse, which the study files'
-validation needs anyway).
+every edit of the package would cost if each job took the whole package as its code input. Deriving them reads
+each reached module once per Snakemake invocation, by pattern: 0.055 s for the eleven stages.
 """
 
 from __future__ import annotations

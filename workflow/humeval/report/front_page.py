@@ -169,8 +169,6 @@ def misses_with_power(found: pd.DataFrame) -> str:
     return "; ".join(parts)
 
 
-
-
 def verdict_frame(verdicts: list[dict], found: pd.DataFrame) -> pd.DataFrame:
     """The verdict rows (:func:`verdict_rows`) as the table ``summary/verdict.csv`` and its page hold, with each
     study's findings not recovered and their power (:func:`misses_with_power`)."""
