@@ -99,6 +99,9 @@ def test_the_front_page_holds_no_markup_built_from_data():
                 "no_raw_data": 0,
                 "no_measure": 0,
                 "reason_not_stated": 0,
+                "match_printed": 0,  # every column summary/audit.csv has (humeval.summary.audit_summary)
+                "mismatch_printed": 0,
+                "mismatch_undiagnosed": 1,
             }
         ]
     )
