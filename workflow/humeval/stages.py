@@ -22,7 +22,7 @@ from pathlib import Path
 
 from humeval.config.registry import KINDS, entries
 
-__all__ = ["PACKAGE_DIR", "looked_up_kinds", "stage_sources"]
+__all__ = ["PACKAGE_DIR", "stage_sources"]
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 #: An import statement (a parenthesised list may span lines), a text that starts with a dotted name
