@@ -217,3 +217,123 @@ def test_an_experiment_whose_item_ids_overlap_no_other_is_named_in_the_notes():
     )
     assert unshared_items(labelled) == [expected]
     assert unshared_items(labelled.drop(index="R2")) == []
+
+
+def test_type1_edges_a_mean_of_one_and_a_point_beyond_two_sd():
+    # 0.5 and 1.5: mean exactly 1, s = 1/sqrt(2), s* = s / sqrt(2/pi) = sqrt(pi)/2: CV* = 100 sqrt(pi)/2
+    assert qra3.type1_measures([0.5, 1.5])["cv_star"] == pytest.approx(50 * math.sqrt(math.pi))
+    # nine zeros and a ten: mean 1, s = sqrt(10), c4(10) = 0.972659, s* = 3.251158; the ten lies 9 from the mean,
+    # 2.77 s*: within 1 and 2 s* are the nine zeros (1 from the mean), not the ten
+    m = qra3.type1_measures([0] * 9 + [10])
+    assert m["sd_star"] == pytest.approx(math.sqrt(10) / 0.9726593, rel=1e-6)
+    assert (m["within_1sd"], m["within_2sd"]) == (9, 9)
+    assert qra3.type1_measures([2, 2, 2])["within_2sd"] == 0  # strictly within 0
+
+
+def test_kendall_w_needs_two_judges_and_two_objects():
+    assert all(np.isnan(v) for v in qra3.kendall_w([[1, 2, 3]]))
+    assert all(np.isnan(v) for v in qra3.kendall_w([[1], [2]]))
+    w, p = qra3.kendall_w([[1, 2], [1, 2]])  # W = 1, chi2 = m (k - 1) W = 2 on 1 df
+    assert w == 1.0 and p == pytest.approx(0.15729920705028513)
+
+
+def test_correlations_of_a_constant_series_are_undefined_and_a_small_range_is_not_constant():
+    pairs = qra3.pairwise_correlations(pd.DataFrame([[1, 1, 1], [1, 3, 2]], index=["O", "R1"]))
+    assert pairs[["pearson", "spearman"]].isna().all().all()
+    pairs = qra3.pairwise_correlations(pd.DataFrame([[0.1, 0.2, 0.3], [0.1, 0.3, 0.2]], index=["O", "R1"]))
+    assert pairs.loc[0, "spearman"] == pytest.approx(0.5) and pairs.loc[0, "pearson"] == pytest.approx(0.5)
+
+
+def test_labels_alpha_is_undefined_without_a_shared_item_or_with_one_value():
+    disjoint = pd.DataFrame([[1, 2, np.nan, np.nan], [np.nan, np.nan, 1, 2]], index=["O", "R1"])
+    assert np.isnan(qra3.labels_alpha(disjoint))
+    assert np.isnan(qra3.labels_alpha(pd.DataFrame([[3, 3, 3], [3, 3, 3]], index=["O", "R1"])))
+    two_values = pd.DataFrame([[1, 2, 1, 2], [1, 2, 2, 2]], index=["O", "R1"])
+    expected = krippendorff.alpha(reliability_data=two_values.to_numpy(float), level_of_measurement="ordinal")
+    assert qra3.labels_alpha(two_values) == pytest.approx(expected) == pytest.approx(8 / 15)
+
+
+def test_item_labels_come_in_the_order_of_their_groups():
+    index = pd.MultiIndex.from_tuples([("R1", "b"), ("O", "z"), ("O", "a"), ("R1", "a")], names=["side", "unit"])
+    labels = qra3.item_labels_by_group(pd.Series([1.0, 2, 3, 4], index=index), ["side", "unit"], "mean")
+    assert list(labels.index) == [("O", "a"), ("O", "z"), ("R1", "a"), ("R1", "b")]
+
+
+def two_criteria_entry(**extra):
+    """Criteria Q and F over systems a, b, c (F's scores in table f), no scale start stated."""
+    q = {"name": "Q", "systems": ["a", "b", "c"], "score": {"table": "t", "row": "{system}", "column": "{experiment}"}}
+    f = {**q, "name": "F", "score": {"table": "f", "row": "{system}", "column": "{experiment}"}}
+    return {"table": "q", "experiments": ["O", "R1"], "criteria": [q, f], **extra}
+
+
+def test_study_level_findings_pool_every_criterion_and_cv_star_averages_them():
+    values = synthetic({"O": {"a": 4, "b": 3, "c": 2}, "R1": {"a": 5, "b": 3, "c": 1}})
+    f = synthetic({"O": {"a": 1, "b": 2, "c": 3}, "R1": {"a": 1, "b": 3, "c": 2}}).assign(table="f")
+    cells, _, rows = qra3_entry(values, f, pd.DataFrame(), two_criteria_entry(), EXPERIMENTS)  # F printed
+    frame = pd.DataFrame(cells, columns=VALUE_COLUMNS).set_index(["table", "row", "column"])["value"]
+    # Q: O and R1 order a > b > c alike, 3 of 3; F: O a < b < c, R1 a < c < b: (a,b), (a,c) agree, (b,c) not
+    assert frame[("q", "Q|all", "p_findings")] == 1.0 and frame[("q", "F|all", "p_findings")] == pytest.approx(2 / 3)
+    assert frame[("q", "all|all", "p_findings")] == pytest.approx(5 / 6)
+    # no scale start stated: scores as they are (4 and 5: CV* of 4, 5 with no shift)
+    assert frame[("q", "Q|a", "cv_star")] == pytest.approx(qra3.type1_measures([4, 5])["cv_star"])
+    q_level = np.mean([qra3.type1_measures(v)["cv_star"] for v in ([4, 5], [3, 3], [2, 1])])
+    f_level = np.mean([qra3.type1_measures(v)["cv_star"] for v in ([1, 1], [2, 3], [3, 2])])
+    assert frame[("q", "all|all", "cv_star")] == pytest.approx((q_level + f_level) / 2)
+    assert [r[:3] for r in rows][:3] == [("O", "a", "Q"), ("O", "b", "Q"), ("O", "c", "Q")]
+
+
+def test_type2_means_need_every_pair_defined_and_a_criterion_an_experiment_did_not_judge_is_left_to_the_others():
+    values = synthetic(
+        {"O": {"a": 4, "b": 3, "c": 2}, "R1": {"a": 3, "b": 3, "c": 3}, "R2": {"a": 4.5, "b": 3, "c": 2.5}}
+    )
+    experiments = {**EXPERIMENTS, "R2": {"id": "R2", "criteria": ["Other"]}}
+    cells, notes, _ = qra3_entry(values, values.iloc[:0], pd.DataFrame(), entry(), experiments)
+    frame = pd.DataFrame(cells, columns=VALUE_COLUMNS).set_index(["table", "row", "column"])["value"]
+    assert ("q_input", "Q|R2|a", "result") not in frame.index  # R2 did not judge Q
+    assert np.isnan(frame[("q_pairwise", "Q|O-R1", "pearson")])  # R1 is constant
+    assert ("q", "Q|all", "pearson_mean") not in frame.index and ("q", "Q|all", "kendall_w") not in frame.index
+    assert "Q: Type II needs three or more systems with varying scores (3 systems)" in notes
+
+
+def test_item_labels_read_only_the_criterion_they_name():
+    kept = pd.DataFrame(
+        [
+            ("O", "Q", "rating", "i1", "a", 4),
+            ("O", "F", "rating", "i1", "a", 1),
+            ("R1", "Q", "rating", "i1", "a", 2),
+            ("R1", "F", "rating", "i1", "a", 5),
+        ],
+        columns=["side", "criterion", "response_type", "item", "system", "value"],
+    )
+    from humeval.qra.qra3_tables import item_labels
+
+    sides = {"O": "O", "R1": "R1"}
+    labels = item_labels(kept, {"criterion": "Q", "rule": "mean"}, ["O", "R1"], sides)
+    assert labels.to_dict() == {"i1|a": {"O": 4.0, "R1": 2.0}}
+    both = item_labels(kept, {"criterion": "Q", "response_type": "rating", "rule": "mean"}, ["O", "R1"], sides)
+    assert both.to_dict() == {"i1|a": {"O": 4.0, "R1": 2.0}}
+
+
+def test_the_tools_config_and_input_for_an_entry_that_states_nothing_optional():
+    config = tool_config(two_criteria_entry(), {"O": {"citation": "A 2020"}, "R1": {}}, "K")
+    assert config == {
+        "K": {
+            "scale_starts_at": 0,
+            "type_iii_agreement_method": "auto",
+            "type_iii_krippendorff_alpha_mode": "ordinal",
+            "experiments": {"O": "A 2020", "R1": "R1"},
+            "citation": "A 2020",
+            "criteria": {
+                "Q": {"map": "Q", "apply_over_correction": False, "normal_data": True},
+                "F": {"map": "F", "apply_over_correction": False, "normal_data": True},
+            },
+        }
+    }
+    rows = [("R1", "b", "Q", 2.0, "recomputed"), ("O", "a", "Q", 1.0, "recomputed"), ("R1", "a", "Q", 3.0, "x")]
+    tool = tool_input_csv(rows, "K")
+    assert tool.values.tolist() == [
+        ["K", "K", "R1", "b", "Q", 2.0],
+        ["K", "K", "R1", "a", "Q", 3.0],
+        ["K", "K", "O", "a", "Q", 1.0],
+    ]
+    assert list(tool.index) == [0, 1, 2]

@@ -34,9 +34,18 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "workflow/humeval"
 
+#: The tests of the QRA package (issue 52 names ``qra/`` whole).
+QRA_TESTS = ["tests/test_qra.py", "tests/test_qra3.py", "tests/test_qra_study.py", "tests/test_claims.py"]
+
 #: Module (under workflow/humeval) -> the tests that guard it (fast ones; -m "not e2e and not slow").
 MODULES = {
     "qra/claims.py": ["tests/test_claims.py", "tests/test_qra.py"],
+    "qra/__init__.py": QRA_TESTS,
+    "qra/inputs.py": QRA_TESTS,
+    "qra/precision.py": QRA_TESTS,
+    "qra/correlation.py": QRA_TESTS,
+    "qra/qra3.py": QRA_TESTS,
+    "qra/qra3_tables.py": QRA_TESTS,
     "audit.py": ["tests/test_audit.py", "tests/test_claims.py"],
     "rounding.py": ["tests/test_audit.py", "tests/test_claims.py", "tests/test_tables.py"],
     "findings.py": ["tests/test_claims.py", "tests/test_qra.py", "tests/test_planning.py"],

@@ -27,7 +27,7 @@ def _vectorised_statistic(y: np.ndarray, method: str):
     target = stats.rankdata(y) if method == "spearman" else y
     centred_y = target - target.mean()
 
-    def statistic(a, axis=-1):
+    def statistic(a, axis):  # scipy passes the axis of the re-pairings
         a = stats.rankdata(a, axis=axis) if method == "spearman" else a
         centred = a - a.mean(axis=axis, keepdims=True)
         return (centred * centred_y).sum(axis=axis) / np.sqrt((centred**2).sum(axis=axis) * (centred_y**2).sum())

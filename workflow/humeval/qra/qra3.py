@@ -152,11 +152,16 @@ def item_labels_by_group(values: pd.Series, keys: list[str], rule: str) -> pd.Se
 
 def labels_alpha(labels: pd.DataFrame, level: str = "ordinal", value_domain=None) -> float:
     """Krippendorff's alpha with the experiments (rows) as coders and the items (columns) as units;
-    missing labels are left out pairwise (the krippendorff package)."""
+    missing labels are left out pairwise (the krippendorff package). NaN where no item has two labels or the
+    labels hold one value only (alpha is then undefined: its expected disagreement is 0).
+
+    >>> labels_alpha(pd.DataFrame([[1, 2, 1, 2], [1, 2, 2, 2]], index=["O", "R1"]))
+    0.5333333333333333
+    """
     import krippendorff
 
     data = labels.to_numpy(float)
-    if data.shape[0] < 2 or np.isfinite(data).sum(axis=0).max(initial=0) < 2:
+    if np.isfinite(data).sum(axis=0).max(initial=0) < 2:  # no item labelled by two experiments (or only one)
         return float("nan")
     if len(np.unique(data[np.isfinite(data)])) < 2:
         return float("nan")

@@ -34,7 +34,7 @@ from humeval.qra.qra3 import (
     type1_measures,
 )
 
-__all__ = ["qra3_entry", "score_matrix", "tool_config", "tool_input_csv", "unshared_items"]
+__all__ = ["item_labels", "qra3_entry", "score_matrix", "tool_config", "tool_input_csv", "unshared_items"]
 
 
 def criterion_experiments(entry: dict, criterion: dict, experiments: dict[str, dict]) -> list[str]:
@@ -84,13 +84,14 @@ def item_labels(kept: pd.DataFrame, spec: dict, experiments: list[str], labels: 
     humeval.errors.HumevalError: item_labels.criterion 'fluncy': no kept judgement of ['O'] has it (their criteria: ['fluency'])
     """
     part = kept[kept["side"].isin([labels[e] for e in experiments])]
-    for key in ("criterion", "response_type"):
-        if key in spec and not (chosen := part[key] == spec[key]).any():
+    for key in [k for k in ("criterion", "response_type") if k in spec]:
+        chosen = part[key] == spec[key]
+        if not chosen.any():
             raise HumevalError(
                 f"item_labels.{key} {spec[key]!r}: no kept judgement of {experiments} has it "
                 f"(their {'criteria' if key == 'criterion' else 'response types'}: {sorted(part[key].unique())})"
             )
-        part = part[chosen] if key in spec else part
+        part = part[chosen]
     part = part.assign(value=pd.to_numeric(part["value"]), unit=part["item"].astype(str) + "|" + part["system"])
     grouped = item_labels_by_group(
         part.set_index(["side", "unit"])["value"], ["side", "unit"], spec.get("rule", "rounded_mean")
@@ -217,12 +218,10 @@ def tool_input_csv(tool_rows: list[tuple], key: str) -> pd.DataFrame:
     system, criterion (the order of the published inputs)."""
     frame = pd.DataFrame(tool_rows, columns=["Experiment", "System", "Criterion", "Result", "source"])
     order = {column: {v: i for i, v in enumerate(dict.fromkeys(frame[column]))} for column in ("Experiment", "System")}
-    frame = frame.sort_values(["Experiment", "System"], key=lambda s: s.map(order[s.name]), kind="stable").reset_index(
-        drop=True
-    )
-    frame.insert(0, "Study", key)
-    frame.insert(0, "Key", key)
-    return frame[["Key", "Study", "Experiment", "System", "Criterion", "Result"]]
+    frame = frame.sort_values(["Experiment", "System"], key=lambda s: s.map(order[s.name]), kind="stable")
+    return frame.assign(Key=key, Study=key)[
+        ["Key", "Study", "Experiment", "System", "Criterion", "Result"]
+    ].reset_index(drop=True)
 
 
 def tool_config(entry: dict, experiments: dict[str, dict], key: str) -> dict:
