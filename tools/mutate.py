@@ -52,6 +52,9 @@ MODULES = {
     "metrics/tally.py": ["tests/test_pairwise.py", "tests/test_claims.py"],
     "planning/bootstrap.py": ["tests/test_planning_bootstrap.py", "tests/test_planning.py"],
     "report/front_page.py": ["tests/test_front_page.py"],
+    "report/verdict_card.py": ["tests/test_verdict_card.py"],
+    "summary.py": ["tests/test_summary.py", "tests/test_audit.py", "tests/test_qra3.py"],
+    "planning/power_table.py": ["tests/test_power_table.py", "tests/test_summary.py", "tests/test_planning.py"],
 }
 
 #: The package is copied with the folder around it (the schemas beside it are found from it).
