@@ -12,7 +12,8 @@ seconds and the largest peak memory of one job, so that the largest cost can be 
 
 With ``--per-study NAMES`` it also times the cold run of those studies alone against all enabled ones, each per
 study (wall and CPU), so that a cost per study can be compared in one invocation (issue 51: nine studies against
-the six before them).
+the six before them). ``--cost-per-study ROUNDS --before REF`` does only that against a revision: cold runs of the
+working tree's studies and REF's, alternating, each per study (about 2 minutes a round here).
 
 For the working tree it also times a cold run as on a machine with a SLURM client but no controller
 (``SLURM_CONF`` pointing at a configuration whose controller does not answer), where ``scontrol`` waits for its
@@ -215,6 +216,23 @@ def per_study(work: Path, snakemake: list[str], env: dict, subset: list[str]) ->
     return rows
 
 
+def cost_per_study(trees: dict[str, Path], snakemake: list[str], env: dict, rounds: int) -> None:
+    """Cold runs of each tree's enabled studies, alternating the trees for ``rounds`` rounds, each printed per study
+    (wall, and CPU of Snakemake and all its jobs): the cost per study of two revisions on the same machine at the
+    same time (issue 51: the nine studies against b870865's six), in minutes rather than a full benchmark's hour."""
+    for k in range(rounds):
+        for name, work in trees.items():
+            studies = yaml.safe_load((work / "config/config.yaml").read_text())["studies"]
+            shutil.rmtree(work / "results", ignore_errors=True)
+            wall, cpu = timed_cpu(snakemake, work, env | {"PYTHONPATH": str(work / "workflow")})
+            n = len(studies)
+            print(
+                f"round {k + 1} {name}: {n} studies, wall {wall:.1f} s, CPU {cpu:.1f} s; "
+                f"per study wall {wall / n:.2f} s, CPU {cpu / n:.2f} s",
+                flush=True,
+            )
+
+
 def cold_without_controller(work: Path, snakemake: list[str], env: dict) -> float:
     """One cold run with ``SLURM_CONF`` naming a controller that does not answer."""
     conf = work / "dead-slurm.conf"
@@ -245,11 +263,27 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAMES",
         help="also the cold run of these studies alone (comma-separated), and the cost per study of both runs",
     )
+    parser.add_argument(
+        "--cost-per-study",
+        metavar="ROUNDS",
+        type=int,
+        help="only cold runs, this many rounds alternating the working tree and --before, each per study",
+    )
     args = parser.parse_args(argv)
     env = dict(os.environ)
     if not env.get("HUMEVAL_RAW_MIRROR"):
         raise SystemExit("set HUMEVAL_RAW_MIRROR to the raw-data mirror (or the benchmark would time downloads)")
     snakemake = [sys.executable, "-m", "snakemake", "--cores", str(args.cores)]
+    if args.cost_per_study:
+        if not args.before:
+            raise SystemExit("--cost-per-study compares the working tree with --before REF: name it")
+        with tempfile.TemporaryDirectory(prefix="humeval-bench-") as tmp:
+            trees = {
+                args.before: copy_tree(Path(tmp) / "before", args.before),
+                "now": copy_tree(Path(tmp) / "now", None),
+            }
+            cost_per_study(trees, snakemake, env, args.cost_per_study)
+        return 0
     with tempfile.TemporaryDirectory(prefix="humeval-bench-") as tmp:
         after = copy_tree(Path(tmp) / "after", None)
         rows = {"now": measure(after, snakemake, env, Path(tmp) / "raw")}
