@@ -83,3 +83,20 @@ def test_a_formula_after_a_separator_is_neutralised_and_quoted(tmp_path):
     assert lines[1].startswith('"' + "'x;=cmd") and lines[2].startswith('"' + "'a,@SUM")
     assert lines[3].startswith('"0.5,-0.3"') and lines[4].startswith('"O; R1"')  # unchanged but for the quotes
     assert read_csv(path)["claim"].tolist() == frame["claim"].tolist()
+
+
+def test_negative_numbers_alone_leave_a_file_unquoted_and_any_text_column_with_a_formula_part_quotes_it(tmp_path):
+    """A table of pairwise values holds ``,-1`` in every other line: its bytes ask the text cells, each text column
+    is searched whole first (``RISK_TABLE``), and only a part that starts like a formula and is not a number quotes
+    the file."""
+    values = pd.DataFrame({"item": ["i1", "i2"], "note": ["0.5,-0.3", "a; b"], "value": [-1, 1]})
+    write_csv(values, tmp_path / "plain.csv")
+    assert (tmp_path / "plain.csv").read_text() == 'item,note,value\ni1,"0.5,-0.3",-1\ni2,a; b,1\n'
+    risky = values.assign(other=["x", "b;+cmd"])
+    write_csv(risky, tmp_path / "risky.csv")
+    assert (tmp_path / "risky.csv").read_text().splitlines() == [
+        '"item","note","value","other"',
+        '"i1","0.5,-0.3",-1,"x"',
+        '"i2","a; b",1,"\'b;+cmd"',
+    ]
+    assert read_csv(tmp_path / "risky.csv")["other"].tolist() == ["x", "b;+cmd"]
