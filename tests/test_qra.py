@@ -27,6 +27,13 @@ def test_cv_star_uses_absolute_mean_and_shift():
     assert cv_star([1.93, 1.82], shift=1) < cv_star([1.93, 1.82])
 
 
+def test_cv_star_of_rows_with_one_measurement_each_is_undefined_for_every_row():
+    from humeval.cv_star import cv_star_rows
+
+    assert np.isnan(cv_star_rows([[1.0], [2.0], [3.0]])).tolist() == [True, True, True]
+    assert cv_star_rows(np.empty((2, 0))).shape == (2,)
+
+
 def test_round_half_up_is_not_bankers_rounding():
     assert round_half_up(0.125, 2) == 0.13
     assert round(0.125, 2) == 0.12  # what the builtin would give

@@ -51,6 +51,8 @@ MODULES = {
     "findings.py": ["tests/test_claims.py", "tests/test_qra.py", "tests/test_planning.py"],
     "metrics/tally.py": ["tests/test_pairwise.py", "tests/test_claims.py"],
     "planning/bootstrap.py": ["tests/test_planning_bootstrap.py", "tests/test_planning.py"],
+    "planning/crossed_model.py": ["tests/test_crossed_model.py"],
+    "cv_star.py": QRA_TESTS,
     "report/front_page.py": ["tests/test_front_page.py"],
     "report/verdict_card.py": ["tests/test_verdict_card.py"],
     "summary.py": ["tests/test_summary.py", "tests/test_audit.py", "tests/test_qra3.py"],
