@@ -5,6 +5,8 @@ planning job's code path (plan_study, whose run checks its cells against the stu
 the closed-form power of a counterbalanced crossed design (Westfall, Kenny & Judd 2014) at half, equal and four
 times the pilot's size; with no effect, a valid test holds at most at its nominal one-sided rate."""
 
+from statistics import NormalDist
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -181,3 +183,25 @@ def test_beside_the_papers_test_a_valid_analysis_and_the_papers_rate_at_zero_eff
         closed = norm.sf((t_dist.ppf(0.975, people - 1) * sd - 0.15) / sd)
         assert row.valid_power == pytest.approx(closed, rel=1e-9), row
         assert row.valid_power < row.analytic_power  # the paper's test promises more than a valid one delivers
+
+
+def test_analytic_power_and_the_smallest_detectable_effect_by_their_formulas():
+    """P(d > t_crit SE) with d ~ N(effect, sd^2), and t_crit SE + z_0.8 sd, at 20 df: t_0.975 = 2.0859634,
+    z_0.8 = 0.8416212 (the tables' values)."""
+    from humeval.planning.crossed_model import analytic_power, minimum_detectable
+
+    t_crit, z_80 = 2.0859634, 0.8416212
+    expected = 1 - NormalDist().cdf((t_crit * 0.3 - 0.5) / 0.4)
+    assert analytic_power(0.5, 0.4, 0.3, 20) == pytest.approx(expected, abs=1e-7)
+    assert analytic_power(1.0, 0.0, 0.3, 20) == 1.0 and analytic_power(0.5, 0.0, 0.3, 20) == 0.0  # no spread
+    assert minimum_detectable(0.4, 0.3, 20) == pytest.approx(t_crit * 0.3 + z_80 * 0.4, abs=1e-6)
+    assert analytic_power(minimum_detectable(0.4, 0.3, 20), 0.4, 0.3, 20) == pytest.approx(0.8)
+
+
+def test_the_two_sample_t_is_students_unless_told():
+    rng = np.random.default_rng(7)
+    values = rng.normal(size=(3, 12)) * np.r_[np.ones(5), 3 * np.ones(7)]
+    in_a = np.arange(12) < 5
+    *_, p = two_sample_t(values, in_a, ~in_a)
+    assert p[0] == pytest.approx(ttest_ind(values[0, in_a], values[0, ~in_a]).pvalue, rel=1e-10)
+    assert p[0] != pytest.approx(ttest_ind(values[0, in_a], values[0, ~in_a], equal_var=False).pvalue, rel=1e-6)
