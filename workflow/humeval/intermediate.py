@@ -80,15 +80,25 @@ def formula_or_quoted(values: np.ndarray, first: np.ndarray, inner: bool = True)
         risky[candidates[numbers.notna().to_numpy()]] = False
     if not inner:
         return risky | (first == QUOTE)
-    # one search of the column's text joined and translated (:data:`RISK_TABLE`; a C scan), not a regular
-    # expression per cell (0.3 s a column of a million cells); a missing cell joins as "nan", which holds no risk;
-    # only a column where the search finds something is asked cell by cell
-    joined = "\n".join(map(str, values.tolist())).encode("utf-8", "surrogatepass")
-    if b",=" in joined.translate(RISK_TABLE):
+    # only a column where one search of its text finds something is asked cell by cell; a missing cell joins as
+    # "nan", which holds no risk
+    if separator_before_formula(values.tolist()):
         text = pd.Series(values, dtype=object).astype(str)  # a column of text may hold a True or a number too
         hits = np.flatnonzero(text.str.contains(SEPARATED_FORMULA, na=False).to_numpy(dtype=bool))
         risky[hits] |= [separated_formula(str(values[k])) for k in hits]
     return risky | (first == QUOTE)
+
+
+def separator_before_formula(cells: list) -> bool:
+    """Whether any of ``cells`` holds a separator before a formula character: the cells' text joined, encoded and
+    translated once (:data:`RISK_TABLE`) and searched for ``,=`` (a C scan), not a regular expression per cell
+    (0.3 s a column of a million cells). A line break joins the cells, so no match spans two of them.
+
+    >>> separator_before_formula(["x;=cmd", "ok"]), separator_before_formula(["a,", "=b"])
+    (True, False)
+    """
+    joined = "\n".join(map(str, cells)).encode("utf-8", "surrogatepass")
+    return b",=" in joined.translate(RISK_TABLE)
 
 
 def neutralised(frame: pd.DataFrame, inner: bool = True) -> pd.DataFrame:
@@ -147,16 +157,17 @@ def written_risks(path: str | Path) -> tuple[bool, bool]:
 def separated_formula_written(out: pd.DataFrame) -> bool:
     """Whether a text cell of ``out`` holds a part that starts like a formula after a separator (asked only when
     the written bytes hold a separator before a formula character: a negative number after a comma is one, so a
-    table of pairwise values -1 always asks). A column is first searched whole, its cells joined and translated
-    (:data:`RISK_TABLE`: a C scan); only one that holds a separator before a formula character is asked cell by
-    cell. At 10^6 pairwise judgements asking every cell of the 9 text columns took 3.3 s of the extract job."""
+    table of pairwise values -1 always asks). A column is first searched whole (:func:`separator_before_formula`);
+    only one that holds a separator before a formula character is asked cell by cell. At 10^6 pairwise judgements
+    asking every cell of the 9 text columns took 3.3 s of the extract job."""
     for column in out.columns:
         if pd.api.types.is_numeric_dtype(out[column]):
             continue
         cells = out[column].astype(str).fillna("")
-        joined = "\n".join(cells.tolist()).encode("utf-8", "surrogatepass")
-        risky = b",=" in joined.translate(RISK_TABLE)
-        if risky and cells[cells.str.contains(SEPARATED_FORMULA)].map(separated_formula).any():
+        if (
+            separator_before_formula(cells.tolist())
+            and cells[cells.str.contains(SEPARATED_FORMULA)].map(separated_formula).any()
+        ):
             return True
     return False
 
