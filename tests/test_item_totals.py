@@ -109,6 +109,20 @@ CASES = {
         lambda rng: pairwise_pilot(rng, pairs=(("a", "b"), ("c", "a"), ("a", "c"))),
         {"table": "t", "side": "O", "focus": "a", "columns": {"focus": "win", "equal": "tie", "baseline": "loss"}},
     ),
+    "pairwise_tally": (
+        lambda rng: pairwise_pilot(rng).assign(criterion=lambda f: np.where(f["participant"] == "p0", "x", "y")),
+        {
+            "table": "t",
+            "by": ["criterion"],
+            "row": "{criterion}|{system}",
+            "stats": ["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score", "sign_p"],
+            "labels": {"system": {"a": "A"}},
+        },
+    ),
+    "pairwise_tally:majority": (
+        lambda rng: pairwise_pilot(rng, items=9, raters=4),
+        {"table": "t", "majority": True, "scale": "proportion", "where": {"side": "O"}, "stats": ["win_pct", "bws"]},
+    ),
     "rank_table": (
         rank_pilot,
         {"table": "t", "sides": [{"side": "O", "avg_column": "avg", "counts_column": "r{rank}"}]},
@@ -173,6 +187,7 @@ def cells(frame: pd.DataFrame) -> dict:
 def test_an_item_totals_form_gives_its_metrics_cells_on_every_resample(metric):
     rng = np.random.default_rng(7)
     make, params = CASES[metric]
+    metric = metric.split(":")[0]  # a second case of one metric: "name:what it varies"
     pilot = make(rng)
     pilot, people = pilot if isinstance(pilot, tuple) else (pilot, pd.DataFrame())
     data = StudyData(pilot, pilot, people, pd.DataFrame(), config={"systems": SYSTEMS})

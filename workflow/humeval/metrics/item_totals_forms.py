@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from humeval.metrics.designs.design_totals import auto_correlation_totals, icc_totals, mode_correlation_totals
-from humeval.metrics.item_totals import preference_share_totals, rank_table_totals, relative_preference_totals
+from humeval.metrics.item_totals import (
+    pairwise_tally_totals,
+    preference_share_totals,
+    rank_table_totals,
+    relative_preference_totals,
+)
 from humeval.metrics.ratings_totals import describe_totals, significance_totals
 
 __all__ = ["ITEM_TOTALS"]
@@ -11,6 +16,7 @@ __all__ = ["ITEM_TOTALS"]
 ITEM_TOTALS = {
     "relative_preference": relative_preference_totals,
     "preference_shares": preference_share_totals,
+    "pairwise_tally": pairwise_tally_totals,
     "rank_table": rank_table_totals,
     "describe": describe_totals,
     "significance": significance_totals,

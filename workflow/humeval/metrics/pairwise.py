@@ -10,7 +10,7 @@ import pandas as pd
 from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import SCALES, Columns, Frame, Scale, StudyData, groups_of, render, value_frame
-from humeval.metrics.tally import TALLY_STATS, TallyStat, pairwise_tally
+from humeval.metrics.tally import PERCENT_STATS, TALLY_STATS, TallyStat, pairwise_tally
 
 __all__ = [
     "OUTCOMES",
@@ -323,10 +323,6 @@ def position_bias_numbers(
     if judgements.empty:
         raise HumevalError(f"metric position_bias: no pairwise judgements on side {side!r}")
     return value_frame(table, [(row, column, float((judgements["value"] == 1).mean()))])
-
-
-#: The tally's statistics that are per cent (``scale``).
-PERCENT_STATS = ("win_pct", "bws", "bws_scaled")
 
 
 @register("metric", "pairwise_tally")

@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-__all__ = ["TALLY_STATS", "TallyStat", "pairwise_tally"]
+__all__ = ["PERCENT_STATS", "TALLY_STATS", "TallyStat", "pairwise_tally"]
 
 #: The statistics of :func:`pairwise_tally`; ``sign_p`` only on request.
 TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled", "score", "sign_p"]
@@ -17,6 +17,8 @@ TallyStat = Literal["wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled
 #: later, ``score`` or ``sign_p``, is written only when asked for: a config that relied on the defaults keeps its
 #: cells; ``tests/test_frozen_defaults.py``).
 TALLY_STATS = ("wins", "losses", "ties", "n", "win_pct", "bws", "bws_scaled")
+#: The tally's statistics that are per cent (a metric's ``scale``).
+PERCENT_STATS = ("win_pct", "bws", "bws_scaled")
 
 
 def pairwise_tally(pairs: pd.DataFrame, sign_test: bool = False) -> pd.DataFrame:
