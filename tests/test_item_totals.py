@@ -158,6 +158,20 @@ CASES = {
             ],
         },
     ),
+    "k_sample_tests": (
+        ratings_pilot,
+        {
+            "table": "t",
+            "by": ["criterion"],
+            "tests": ["anova", "tukey"],
+            "order": "printed",
+            "row": "{criterion}|{test}",
+        },
+    ),
+    "k_sample_tests:stated order": (
+        lambda rng: ratings_pilot(rng, items=6, raters=3),
+        {"table": "t", "tests": ["tukey"], "order": ["c", "a", "b"], "where": {"criterion": "relevance"}},
+    ),
     "icc": (
         design_pilot,
         {"table": "t", "subgroup": "q1no", "conditions": ["Likert", "RME"], "criteria": ["readability", "coherence"]},

@@ -9,7 +9,7 @@ from humeval.metrics.item_totals import (
     rank_table_totals,
     relative_preference_totals,
 )
-from humeval.metrics.ratings_totals import describe_totals, significance_totals
+from humeval.metrics.ratings_totals import describe_totals, k_sample_totals, significance_totals
 
 __all__ = ["ITEM_TOTALS"]
 
@@ -20,6 +20,7 @@ ITEM_TOTALS = {
     "rank_table": rank_table_totals,
     "describe": describe_totals,
     "significance": significance_totals,
+    "k_sample_tests": k_sample_totals,
     "icc": icc_totals,
     "mode_correlation": mode_correlation_totals,
     "auto_correlation": auto_correlation_totals,

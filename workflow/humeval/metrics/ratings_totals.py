@@ -1,6 +1,7 @@
-"""Item-totals forms (:mod:`humeval.metrics.item_totals`) of the ratings metrics: ``describe`` (mean, SD, n, sum)
-and ``significance`` (Student's and Welch's t) from per-item counts, sums and sums of squares, and Spearman's rho of
-per-item values under any item multiplicities (:func:`spearman_draws`)."""
+"""Item-totals forms (:mod:`humeval.metrics.item_totals`) of the ratings metrics: ``describe`` (mean, SD, n, sum),
+``significance`` (Student's and Welch's t) and ``k_sample_tests`` (one-way ANOVA and Tukey's HSD) from per-item
+counts, sums and sums of squares, and Spearman's rho of per-item values under any item multiplicities
+(:func:`spearman_draws`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from humeval.errors import HumevalError
 from humeval.metrics import StudyData, render
 from humeval.metrics.item_totals import ItemTotals, NoForm, item_codes, nan_where
 
-__all__ = ["describe_totals", "significance_totals", "spearman_draws"]
+__all__ = ["describe_totals", "k_sample_totals", "significance_totals", "spearman_draws"]
 
 
 def numeric_rows(data: StudyData, frame: str, variant: str | None, where: dict | None) -> pd.DataFrame:
@@ -164,6 +165,135 @@ def significance_totals(
                     label = render(row, {**k, "a": a, "b": b}, labels)
                     for stat, col in spec["columns"].items():
                         out[(table, label, col)] = nan_where(found[stat][:, g], ~enough[:, g])
+        return out
+
+    return ItemTotals(items, per_item, cells)
+
+
+def k_sample_totals(
+    data: StudyData,
+    *,
+    table: str,
+    tests: list,
+    group: str = "system",
+    by: list = (),
+    order="first",
+    adjust: str = "holm",
+    row: str = "{test}",
+    column: str = "{stat}",
+    labels: dict | None = None,
+    where: dict | None = None,
+    frame: str = "kept",
+    variant: str | None = None,
+    **declined,
+) -> ItemTotals:
+    """:func:`humeval.metrics.significance.k_sample_numbers` for ``anova`` and ``tukey`` with the groups in a
+    stated or the printed order: per item, by-group and sample (a value of ``group``) the count, sum and sum of
+    squares. Over the samples a draw holds (the printed order's k can shrink; a stated order must find all of
+    them, else its cells are NaN, as the metric refuses such data): ANOVA's F = (SS_b / (k - 1)) / (SS_w / (N -
+    k)) with SS_b = sum n_i (m_i - m)^2 and SS_w = sum (n_i - 1) s_i^2, p the F distribution's upper tail
+    (``scipy.special.fdtrc``, as ``f_oneway``); Tukey-Kramer's q and p as :func:`tukey_hsd_pairs` computes them,
+    each p by scipy's studentized range (:func:`studentized_range_sf`, kept per (q, k, df)), only for the pairs
+    whose cells the bootstrap reads where it names them (``data.wanted``), the interval only where one is read.
+    The order of first appearance is declined: a draw can change it, and with it the pairs' names and signs
+    (``adjust`` applies to Dunn's test only, which is declined)."""
+    from humeval.metrics.significance import (
+        TEST_STATS,
+        studentized_range_quantile,
+        studentized_range_sf,
+        wanted_pairs,
+    )
+
+    if declined or set(tests) - {"anova", "tukey"} or isinstance(order, str) and order != "printed":
+        raise NoForm(f"k_sample_tests with {sorted(declined) or tests}, order {order!r}")
+    rows = numeric_rows(data, frame, variant, where)
+    by_group, keys = group_codes(rows, list(by))
+    sample, names = pd.factorize(rows[group])
+    if (sample < 0).any():
+        raise NoForm("a missing group value")
+    names = [str(name) for name in names]
+    wanted = sorted(names) if order == "printed" else [str(g) for g in order]
+    if sorted(set(names) - set(wanted)):
+        raise NoForm(f"groups {sorted(set(names) - set(wanted))} outside the order")
+    position = np.array([wanted.index(name) for name in names])[sample]  # each row's sample, in the test's order
+    code, items = item_codes(rows["item"])
+    k_all, width = len(wanted), len(keys) * len(wanted)
+    per_item = moments(code, len(items), by_group * k_all + position, width, rows["value"].to_numpy())
+    plans = []  # per by-group: its keys and the Tukey pairs (i, j) of ``wanted`` it writes, and whether intervals
+    for g, key in enumerate(keys):
+        pairs, intervals = (
+            ({(i, j) for i in range(k_all) for j in range(i + 1, k_all)}, True)
+            if data.wanted is None
+            else wanted_pairs(wanted, table, row, column, key, labels, data.wanted)
+        )
+        plans.append((key, sorted(pairs), intervals))
+    printed = order == "printed"
+
+    def cells(totals):
+        from scipy.special import fdtrc
+
+        n, mean, variance = (part.reshape(len(totals), len(keys), k_all) for part in mean_and_variance(totals, width))
+        out = {}
+        for g, (key, pairs, intervals) in enumerate(plans):
+            sizes, means, variances = n[:, g], mean[:, g], variance[:, g]
+            present = sizes > 0
+            k = present.sum(axis=1)
+            refused = (k < 2) | (~present.all(axis=1) if not printed else False)
+            total = np.where(present, sizes, 0).sum(axis=1)
+            df = total - k
+            within = np.where(present, (sizes - 1) * np.nan_to_num(variances), 0).sum(axis=1)
+            cell = {}
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if "anova" in tests:
+                    grand = np.where(present, sizes * np.nan_to_num(means), 0).sum(axis=1) / total
+                    between = np.where(present, sizes * (np.nan_to_num(means) - grand[:, None]) ** 2, 0).sum(axis=1)
+                    f = (between / (k - 1)) / (within / df)
+                    found = (f, (k - 1).astype(float), df.astype(float), fdtrc(k - 1, df, f))
+                    fields = {**key, "test": "anova"}
+                    for stat, value in zip(TEST_STATS["anova"], found):
+                        at = (
+                            render(row, {**fields, "stat": stat}, labels),
+                            render(column, {**fields, "stat": stat}, labels),
+                        )
+                        cell[at] = nan_where(value, refused)
+                if "tukey" in tests:
+                    # the metric refuses a sample of one value (Tukey's HSD needs two or more in each)
+                    unfit = refused | (present & (sizes <= 1)).any(axis=1)
+                    mse = within / df
+                    sizes_present = np.where(present, sizes, np.nan)
+                    equal = np.nanmin(sizes_present, axis=1) == np.nanmax(sizes_present, axis=1)
+                    for i, j in pairs:
+                        a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
+                        normalize = np.where(
+                            equal, 2 / np.nanmin(sizes_present, axis=1), 1 / sizes[:, j] + 1 / sizes[:, i]
+                        )
+                        error = np.sqrt(normalize * mse / 2)
+                        q = np.abs(means[:, i] - means[:, j]) / error
+                        skip = unfit | ~present[:, i] | ~present[:, j]
+                        p = np.array(
+                            [
+                                np.nan if skip[s] else studentized_range_sf(float(q[s]), int(k[s]), float(df[s]))
+                                for s in range(len(q))
+                            ]
+                        )
+                        if intervals:
+                            level = [
+                                np.nan if skip[s] else studentized_range_quantile(0.95, int(k[s]), float(df[s]))
+                                for s in range(len(q))
+                            ]
+                            radius = np.asarray(level) * error
+                        else:
+                            radius = np.full(len(q), np.nan)
+                        difference = means[:, a] - means[:, b]
+                        fields = {**key, "test": f"{wanted[i]} vs {wanted[j]}"}
+                        found = (difference, p, difference - radius, difference + radius)
+                        for stat, value in zip(TEST_STATS["tukey"], found):
+                            at = (
+                                render(row, {**fields, "stat": stat}, labels),
+                                render(column, {**fields, "stat": stat}, labels),
+                            )
+                            cell[at] = nan_where(value, skip)
+            out.update({(table, *at): value for at, value in cell.items()})
         return out
 
     return ItemTotals(items, per_item, cells)
