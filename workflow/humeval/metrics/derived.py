@@ -25,7 +25,7 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
-__all__ = ["derive"]
+__all__ = ["both_positions", "derive"]
 
 #: How a group's rows become its one value: ``count`` (rows), ``count_distinct`` (distinct values of ``of``),
 #: ``sum``, ``mean``, ``median``, ``min``, ``max`` (of ``of``, numbers), and over pairwise judgements taken from

@@ -38,6 +38,7 @@ __all__ = [
     "item_codes",
     "nan_where",
     "pairwise_tally_totals",
+    "per_item_counts",
     "preference_share_totals",
     "rank_table_totals",
     "relative_preference_totals",
@@ -70,9 +71,12 @@ def item_codes(items: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     return code, np.asarray(distinct)
 
 
-def per_item_counts(code: np.ndarray, n_items: int, column: np.ndarray, n_columns: int) -> np.ndarray:
-    """items x columns: how many rows of each item fall in each column (``column`` per row, 0-based)."""
-    flat = np.bincount(code * n_columns + column, minlength=n_items * n_columns)
+def per_item_counts(
+    code: np.ndarray, n_items: int, column: np.ndarray, n_columns: int, weights: np.ndarray | None = None
+) -> np.ndarray:
+    """items x columns: how many rows of each item fall in each column (``column`` per row, 0-based), or the sum of
+    their ``weights``."""
+    flat = np.bincount(code * n_columns + column, weights=weights, minlength=n_items * n_columns)
     return flat.reshape(n_items, n_columns).astype(float)
 
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from humeval.errors import HumevalError
 from humeval.metrics import StudyData, render
-from humeval.metrics.item_totals import ItemTotals, NoForm, item_codes, nan_where
+from humeval.metrics.item_totals import ItemTotals, NoForm, item_codes, nan_where, per_item_counts
 
 __all__ = ["describe_totals", "k_sample_totals", "significance_totals", "spearman_draws"]
 
@@ -170,6 +170,92 @@ def significance_totals(
     return ItemTotals(items, per_item, cells)
 
 
+class Samples:
+    """Per draw, the k samples of one group of a k-sample test (S x k): their sizes, means and variances, which of
+    them the draw holds, k, N - k and the within-sample sum of squares; a draw the metric refuses (fewer than two
+    samples, or, with a ``stated`` order, one of them missing) is ``refused``."""
+
+    def __init__(self, sizes: np.ndarray, means: np.ndarray, variances: np.ndarray, stated: bool):
+        self.sizes, self.means, self.present = sizes, means, sizes > 0
+        self.k = self.present.sum(axis=1)
+        self.refused = (self.k < 2) | (~self.present.all(axis=1) if stated else False)
+        self.df = np.where(self.present, sizes, 0).sum(axis=1) - self.k
+        self.within = np.where(self.present, (sizes - 1) * np.nan_to_num(variances), 0).sum(axis=1)
+
+
+def anova_draws(samples: Samples) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """One-way ANOVA per draw, as ``scipy.stats.f_oneway``: (F, k - 1, N - k, p) and the refused draws."""
+    from scipy.special import fdtrc
+
+    present, sizes, k, df = samples.present, samples.sizes, samples.k, samples.df
+    means = np.nan_to_num(samples.means)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        grand = np.where(present, sizes * means, 0).sum(axis=1) / (df + k)
+        between = np.where(present, sizes * (means - grand[:, None]) ** 2, 0).sum(axis=1)
+        f = (between / (k - 1)) / (samples.within / df)
+    return (f, (k - 1).astype(float), df.astype(float), fdtrc(k - 1, df, f)), samples.refused
+
+
+def tukey_draws(samples: Samples, i: int, j: int, printed: bool, intervals: bool):
+    """Tukey-Kramer's (diff, p, ci_low, ci_high) of samples i < j per draw, as :func:`tukey_hsd_pairs` computes
+    them (the difference j - i where ``printed``), and the draws without it: refused, either sample missing, or
+    any sample of one value (the metric refuses Tukey's HSD there)."""
+    from humeval.metrics.significance import studentized_range_quantile, studentized_range_sf
+
+    sizes, means, present, k, df = samples.sizes, samples.means, samples.present, samples.k, samples.df
+    skip = samples.refused | (present & (sizes <= 1)).any(axis=1) | ~present[:, i] | ~present[:, j]
+    held = np.where(present, sizes, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        smallest = np.nanmin(held, axis=1)
+        equal = smallest == np.nanmax(held, axis=1)
+        normalize = np.where(equal, 2 / smallest, 1 / sizes[:, j] + 1 / sizes[:, i])
+        error = np.sqrt(normalize * (samples.within / df) / 2)
+        q = np.abs(means[:, i] - means[:, j]) / error
+    draws = [s for s in range(len(q)) if not skip[s]]
+    p, level = np.full(len(q), np.nan), np.full(len(q), np.nan)
+    p[draws] = [studentized_range_sf(float(q[s]), int(k[s]), float(df[s])) for s in draws]
+    if intervals:
+        level[draws] = [studentized_range_quantile(0.95, int(k[s]), float(df[s])) for s in draws]
+    a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
+    difference = means[:, a] - means[:, b]
+    return (difference, p, difference - level * error, difference + level * error), skip
+
+
+def derived_sums(data: StudyData, frame: str, variant: str | None, where: dict | None):
+    """A derived frame (:func:`humeval.metrics.derived.derive`) whose value is a sum over its judgements (``count``,
+    ``sum``, ``pairwise_score`` over both positions) and whose groups are not items: its rows (the ``by`` columns),
+    and per judgement its item code, the distinct items and (its contribution to its row's value, its row). A
+    draw's value of a row is the sum of its drawn judgements' contributions, and the row exists where one is drawn.
+    :class:`NoForm` for other reducers, groups of items, a variant or a ``where`` on the frame, or a frame made
+    from another."""
+    from humeval.metrics.derived import both_positions
+
+    spec = {d["id"]: d for d in data.config.get("derived", [])}.get(frame)
+    if spec is None or variant is not None or where:
+        raise NoForm(f"frame {frame!r} with variant {variant!r}, where {where!r}")
+    by, reduce, of = list(spec["by"]), spec["reduce"], spec.get("of", "value")
+    if (
+        reduce not in ("count", "sum", "pairwise_score")
+        or "item" in by
+        or spec.get("from", "kept") not in ("kept", "tidy")
+    ):
+        raise NoForm(f"derived frame {frame!r}: {reduce} by {by} from {spec.get('from', 'kept')!r}")
+    source = data.rows(spec.get("from", "kept"), spec.get("variant"), spec.get("where"))
+    if reduce == "pairwise_score":
+        source = both_positions(source)
+        contribution = np.sign(source["value"].to_numpy(dtype=float))
+    elif reduce == "sum":
+        contribution = pd.to_numeric(source[of], errors="coerce").to_numpy(dtype=float)
+    else:
+        contribution = np.ones(len(source))
+    if source[by].isna().any().any() or np.isnan(contribution).any():
+        raise NoForm("a missing group key or value")
+    row = source.groupby(by, sort=False).ngroup().to_numpy()
+    rows = source[by].drop_duplicates().reset_index(drop=True)
+    code, items = item_codes(source["item"])
+    return rows, code, items, (contribution, row)
+
+
 def k_sample_totals(
     data: StudyData,
     *,
@@ -197,16 +283,15 @@ def k_sample_totals(
     whose cells the bootstrap reads where it names them (``data.wanted``), the interval only where one is read.
     The order of first appearance is declined: a draw can change it, and with it the pairs' names and signs
     (``adjust`` applies to Dunn's test only, which is declined)."""
-    from humeval.metrics.significance import (
-        TEST_STATS,
-        studentized_range_quantile,
-        studentized_range_sf,
-        wanted_pairs,
-    )
+    from humeval.metrics.significance import TEST_STATS, wanted_pairs
 
     if declined or set(tests) - {"anova", "tukey"} or isinstance(order, str) and order != "printed":
         raise NoForm(f"k_sample_tests with {sorted(declined) or tests}, order {order!r}")
-    rows = numeric_rows(data, frame, variant, where)
+    if frame in ("kept", "tidy"):
+        rows = numeric_rows(data, frame, variant, where)
+        code, items = item_codes(rows["item"])
+    else:  # one value per group of a derived frame, each a sum over the items (:func:`derived_sums`)
+        rows, code, items, contribution = derived_sums(data, frame, variant, where)
     by_group, keys = group_codes(rows, list(by))
     sample, names = pd.factorize(rows[group])
     if (sample < 0).any():
@@ -216,9 +301,25 @@ def k_sample_totals(
     if sorted(set(names) - set(wanted)):
         raise NoForm(f"groups {sorted(set(names) - set(wanted))} outside the order")
     position = np.array([wanted.index(name) for name in names])[sample]  # each row's sample, in the test's order
-    code, items = item_codes(rows["item"])
     k_all, width = len(wanted), len(keys) * len(wanted)
-    per_item = moments(code, len(items), by_group * k_all + position, width, rows["value"].to_numpy())
+    if frame in ("kept", "tidy"):
+        per_item = moments(code, len(items), by_group * k_all + position, width, rows["value"].to_numpy())
+        observed = None
+    else:  # per item, each derived row's sum and count; per draw, the rows a draw holds summed into moments
+        cells_n = len(rows)
+        per_item = np.hstack(
+            [
+                per_item_counts(code, len(items), contribution[1], cells_n, contribution[0]),
+                per_item_counts(code, len(items), contribution[1], cells_n),
+            ]
+        )
+        indicator = np.zeros((cells_n, width))
+        indicator[np.arange(cells_n), by_group * k_all + position] = 1.0
+
+        def observed(totals):
+            value, present = totals[:, :cells_n], (totals[:, cells_n:] > 0).astype(float)
+            return np.hstack([present @ indicator, value @ indicator, (value**2) @ indicator])
+
     plans = []  # per by-group: its keys and the Tukey pairs (i, j) of ``wanted`` it writes, and whether intervals
     for g, key in enumerate(keys):
         pairs, intervals = (
@@ -230,70 +331,20 @@ def k_sample_totals(
     printed = order == "printed"
 
     def cells(totals):
-        from scipy.special import fdtrc
-
+        totals = totals if observed is None else observed(totals)
         n, mean, variance = (part.reshape(len(totals), len(keys), k_all) for part in mean_and_variance(totals, width))
         out = {}
         for g, (key, pairs, intervals) in enumerate(plans):
-            sizes, means, variances = n[:, g], mean[:, g], variance[:, g]
-            present = sizes > 0
-            k = present.sum(axis=1)
-            refused = (k < 2) | (~present.all(axis=1) if not printed else False)
-            total = np.where(present, sizes, 0).sum(axis=1)
-            df = total - k
-            within = np.where(present, (sizes - 1) * np.nan_to_num(variances), 0).sum(axis=1)
-            cell = {}
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if "anova" in tests:
-                    grand = np.where(present, sizes * np.nan_to_num(means), 0).sum(axis=1) / total
-                    between = np.where(present, sizes * (np.nan_to_num(means) - grand[:, None]) ** 2, 0).sum(axis=1)
-                    f = (between / (k - 1)) / (within / df)
-                    found = (f, (k - 1).astype(float), df.astype(float), fdtrc(k - 1, df, f))
-                    fields = {**key, "test": "anova"}
-                    for stat, value in zip(TEST_STATS["anova"], found):
-                        at = (
-                            render(row, {**fields, "stat": stat}, labels),
-                            render(column, {**fields, "stat": stat}, labels),
-                        )
-                        cell[at] = nan_where(value, refused)
-                if "tukey" in tests:
-                    # the metric refuses a sample of one value (Tukey's HSD needs two or more in each)
-                    unfit = refused | (present & (sizes <= 1)).any(axis=1)
-                    mse = within / df
-                    sizes_present = np.where(present, sizes, np.nan)
-                    equal = np.nanmin(sizes_present, axis=1) == np.nanmax(sizes_present, axis=1)
-                    for i, j in pairs:
-                        a, b = (j, i) if printed else (i, j)  # the difference a - b and its interval
-                        normalize = np.where(
-                            equal, 2 / np.nanmin(sizes_present, axis=1), 1 / sizes[:, j] + 1 / sizes[:, i]
-                        )
-                        error = np.sqrt(normalize * mse / 2)
-                        q = np.abs(means[:, i] - means[:, j]) / error
-                        skip = unfit | ~present[:, i] | ~present[:, j]
-                        p = np.array(
-                            [
-                                np.nan if skip[s] else studentized_range_sf(float(q[s]), int(k[s]), float(df[s]))
-                                for s in range(len(q))
-                            ]
-                        )
-                        if intervals:
-                            level = [
-                                np.nan if skip[s] else studentized_range_quantile(0.95, int(k[s]), float(df[s]))
-                                for s in range(len(q))
-                            ]
-                            radius = np.asarray(level) * error
-                        else:
-                            radius = np.full(len(q), np.nan)
-                        difference = means[:, a] - means[:, b]
-                        fields = {**key, "test": f"{wanted[i]} vs {wanted[j]}"}
-                        found = (difference, p, difference - radius, difference + radius)
-                        for stat, value in zip(TEST_STATS["tukey"], found):
-                            at = (
-                                render(row, {**fields, "stat": stat}, labels),
-                                render(column, {**fields, "stat": stat}, labels),
-                            )
-                            cell[at] = nan_where(value, skip)
-            out.update({(table, *at): value for at, value in cell.items()})
+            samples = Samples(n[:, g], mean[:, g], variance[:, g], stated=not printed)
+            found = {"anova": anova_draws(samples)} if "anova" in tests else {}
+            if "tukey" in tests:
+                for i, j in pairs:
+                    found[f"{wanted[i]} vs {wanted[j]}"] = tukey_draws(samples, i, j, printed, intervals)
+            for test, (values, refused) in found.items():
+                for stat, value in zip(TEST_STATS["tukey" if test != "anova" else "anova"], values):
+                    fields = {**key, "test": test, "stat": stat}
+                    cell = (table, render(row, fields, labels), render(column, fields, labels))
+                    out[cell] = nan_where(value, refused)
         return out
 
     return ItemTotals(items, per_item, cells)
