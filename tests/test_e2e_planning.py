@@ -6,6 +6,7 @@ no planning."""
 import csv
 import itertools
 
+import numpy as np
 import pytest
 from helpers import run_snakemake
 
@@ -262,3 +263,56 @@ def test_a_study_relying_on_a_changed_default_gets_one_line_at_dry_run(tmp_path)
     assert dry.returncode == 0 and notices == [expected], dry.stderr[-2000:]
     off = run_snakemake(workdir, "-n", "--config", "planning=false", env=raw_source())
     assert off.returncode == 0 and "humeval: " not in off.stderr
+
+
+@pytest.mark.parametrize(
+    "study", ["arvan-2024-paraphrase-bws", "lux-2022-tts-preference", "puduppully-2021-macro-planning"]
+)
+def test_a_vectorised_bootstrap_equals_the_same_draws_run_one_by_one(full_run, study):
+    """The findings of these studies read ``pairwise_tally`` and ``k_sample_tests`` (arvan's Tukey HSD over a derived
+    frame of per-input scores), whose item-totals forms compute every draw of planning's bootstrap at once: on the
+    study's own data, the same 30 draws run through the metrics one by one recover each finding as often, fail as
+    often, move the same cells and give the same effects."""
+    import types
+
+    from humeval.config.load import load_study
+    from humeval.config.planning import PlanningSettings
+    from humeval.config.studyfile import STAGE_KEYS, StudySlice, study_slice
+    from humeval.findings import finding_cells, finding_sides, findings
+    from humeval.intermediate import read_csv
+    from humeval.metrics import StudyData
+    from humeval.planning.bootstrap import Simulator
+    from humeval.planning.plan import pilot_of, side_size
+
+    config = load_study(full_run / "config/studies" / f"{study}.yaml")
+    config = StudySlice(study_slice(config, list(STAGE_KEYS["planning"])), STAGE_KEYS["planning"], "planning")
+    results = full_run / "results" / study
+    inputs = types.SimpleNamespace(
+        judgements=results / "tidy/judgements.csv",
+        participants=results / "tidy/participants.csv",
+        exclusions=results / "exclusions.csv",
+        published=results / "intermediate/published.csv",
+    )
+    data = StudyData.from_files(inputs, config)
+    metrics = read_csv(results / "intermediate/metrics.csv")
+    computed = dict(zip(zip(metrics["table"], metrics["row"], metrics["column"]), metrics["value"]))
+    size = {e.get("label", e["id"]): side_size(data.kept, e.get("label", e["id"])) for e in config["experiments"]}
+    pilot = PlanningSettings.of(config.get("planning")).pilot
+    chosen, labels, side = [], [], None
+    for finding in findings(config):
+        found = pilot_of(finding, finding_sides(finding, config), size, set(computed), pilot)
+        if found is not None and found[1] == (side or found[1]):
+            side = found[1]
+            chosen.append(finding)
+            labels.append(found[2])
+    assert chosen, f"{study}: no finding planned from a pilot"
+    cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
+    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
+    assert simulator.totals is not None, f"{study}: its findings' metrics have no item-totals form any more"
+    items = len(simulator.items)
+    vectorised = simulator.power(chosen, labels, items, 30, np.random.default_rng(11))
+    simulator.totals = None  # the same draws, each through the study's metrics
+    one_by_one = simulator.power(chosen, labels, items, 30, np.random.default_rng(11))
+    for mine, theirs, what in zip(vectorised, one_by_one, ("held", "failed", "changed", "margins", "fixed p")):
+        assert np.allclose(mine, theirs, rtol=1e-12, atol=0, equal_nan=True), (study, what, mine, theirs)
+    assert vectorised[0].sum() > 0 and (vectorised[0] < 30).any(), (study, vectorised[0])  # neither all nor none
