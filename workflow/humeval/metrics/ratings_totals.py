@@ -226,13 +226,14 @@ def derived_sums(data: StudyData, frame: str, variant: str | None, where: dict |
     ``sum``, ``pairwise_score`` over both positions) and whose groups are not items: its rows (the ``by`` columns),
     and per judgement its item code, the distinct items and (its contribution to its row's value, its row). A
     draw's value of a row is the sum of its drawn judgements' contributions, and the row exists where one is drawn.
-    :class:`NoForm` for other reducers, groups of items, a variant or a ``where`` on the frame, or a frame made
-    from another."""
+    :class:`NoForm` for other reducers, groups of items, a variant, a ``where`` on the frame, or a frame made from
+    another."""
     from humeval.metrics.derived import both_positions
 
     spec = {d["id"]: d for d in data.config.get("derived", [])}.get(frame)
-    if spec is None or variant is not None or where:
-        raise NoForm(f"frame {frame!r} with variant {variant!r}, where {where!r}")
+    if spec is None or variant is not None or where or spec.get("variant") is not None:
+        # a variant drops judgements by id, and a draw's copies are judgements of their own
+        raise NoForm(f"frame {frame!r} with variant {variant or (spec or {}).get('variant')!r}, where {where!r}")
     by, reduce, of = list(spec["by"]), spec["reduce"], spec.get("of", "value")
     if (
         reduce not in ("count", "sum", "pairwise_score")
@@ -240,7 +241,7 @@ def derived_sums(data: StudyData, frame: str, variant: str | None, where: dict |
         or spec.get("from", "kept") not in ("kept", "tidy")
     ):
         raise NoForm(f"derived frame {frame!r}: {reduce} by {by} from {spec.get('from', 'kept')!r}")
-    source = data.rows(spec.get("from", "kept"), spec.get("variant"), spec.get("where"))
+    source = data.rows(spec.get("from", "kept"), None, spec.get("where"))
     if reduce == "pairwise_score":
         source = both_positions(source)
         contribution = np.sign(source["value"].to_numpy(dtype=float))
