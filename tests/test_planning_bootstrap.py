@@ -245,3 +245,90 @@ def test_a_draw_has_no_exclusions():
     )
     simulator = Simulator(data, "O", {("c", "judgements", "n"): float(len(kept))})
     assert simulator.values(simulator.pilot)[("c", "out", "n")] == 0.0
+
+
+TALLY = [
+    {"metric": "pairwise_tally", "table": "t", "stats": ["win_pct"], "column": "pct"},
+    {"metric": "pairwise_tally", "table": "s", "stats": ["sign_p"], "column": "p"},
+]
+SIGN_FINDING = {
+    "id": "F",
+    "comparisons": [
+        {
+            "left": {"table": "t", "row": "A", "column": "pct"},
+            "op": ">",
+            "right": {"table": "t", "row": "B", "column": "pct"},
+        }
+    ],
+    "significance": {"p": {"table": "s", "row": "A", "column": "p"}, "alpha": 0.05},
+}
+
+
+def choices(items: int, raters: int, item_sd: float, seed: int) -> pd.DataFrame:
+    """``raters`` choices of A against B on each item (A shown first on odd items), A's chance on an item the
+    logistic of an item effect of SD ``item_sd`` around no preference: items differ, systems do not."""
+    rng = np.random.default_rng(seed)
+    chance = 1 / (1 + np.exp(-rng.normal(0, item_sd, items)))
+    rows = []
+    for i in range(items):
+        first, second = ("A", "B") if i % 2 else ("B", "A")
+        for r in range(raters):
+            won = rng.random() < chance[i]
+            sign = 1 if (won and first == "A") or (not won and first == "B") else -1
+            rows.append(
+                {
+                    "side": "O",
+                    "participant": f"p{r}",
+                    "item": f"i{i}",
+                    "system": first,
+                    "system_b": second,
+                    "value": sign,
+                }
+            )
+    frame = pd.DataFrame(rows).assign(criterion="q", response_type="pairwise")
+    return frame.assign(judgement_id=[f"j{k}" for k in range(len(frame))])
+
+
+def sign_simulator(kept) -> Simulator:
+    data = study(kept, TALLY)
+    cells = {("t", "A", "pct"), ("t", "B", "pct"), ("s", "A", "p")}
+    return Simulator(data, "O", {c: v for c, v in cells_of(data).items() if c in cells})
+
+
+def test_the_rate_at_zero_effect_is_nominal_where_the_papers_test_is_valid_and_not_where_items_differ():
+    """A sign test over all judgements is valid where each item has one judgement: resampling the pilot made null
+    (each item in both orders of A and B) the finding 'A preferred, p < 0.05' holds about 2.5% of the time. Where 20
+    raters judge each item and items differ (item SD 2 on the logit scale), the judgements of an item are not
+    independent and the same test holds far more often at zero effect: the rate says so. A null pilot that swapped
+    single judgements rather than items would make the second nominal; one random swap per item would leave the
+    first a chance effect (about 8%); none would give the pilot's own effect."""
+    finding = [SIGN_FINDING]
+    one_each = sign_simulator(choices(items=400, raters=1, item_sd=0.0, seed=1))
+    assert one_each.totals is not None  # pairwise_tally's item-totals form: all draws at once
+    rate = one_each.null_rate(finding, [""], 400, 400, np.random.default_rng(2))
+    assert rate[0] <= 0.05, rate  # nominal 2.5%; 400 draws: 0.05 is 3.2 standard errors above
+    crossed = sign_simulator(choices(items=40, raters=20, item_sd=2.0, seed=3))
+    rate = crossed.null_rate(finding, [""], 40, 400, np.random.default_rng(4))
+    assert rate[0] >= 0.15, rate  # about half the items' majorities favour A: the pooled test sees a preference
+
+
+def test_a_null_pilot_shows_each_item_in_every_order_of_its_systems_on_every_side():
+    """An item of three systems comes back twice more, rotated (A, B, C -> B, C, A -> C, A, B), on the pilot and on
+    a helper side judging it; an item no pilot judgement shows, and one of one system, stay as they were."""
+    from humeval.planning.bootstrap import null_pilot
+
+    kept = pd.DataFrame(
+        {
+            "side": ["O", "O", "H", "X", "O"],
+            "item": ["i", "i", "i", "k", "j"],
+            "system": ["A", "B", "C", "A", "C"],
+            "system_b": ["B", "C", "A", "B", None],
+        }
+    )
+    null = null_pilot(kept, ["i", "j"])
+    assert null.iloc[:5].equals(kept)
+    added = null.iloc[5:]
+    assert added["item"].tolist() == ["i~null1"] * 3 + ["i~null2"] * 3
+    assert added["side"].tolist() == ["O", "O", "H"] * 2
+    assert added["system"].tolist() == ["B", "C", "A", "C", "A", "B"]
+    assert added["system_b"].tolist() == ["C", "A", "B", "A", "B", "C"]

@@ -10,7 +10,16 @@ import pandas as pd
 from humeval.errors import HumevalError
 from humeval.findings import evaluate, evaluate_draws, finding_cells, margin, margin_draws
 
-__all__ = ["Simulator", "between_subject_strata", "copies", "draw_items", "needed_entries", "relabelled", "wilson"]
+__all__ = [
+    "Simulator",
+    "between_subject_strata",
+    "copies",
+    "draw_items",
+    "needed_entries",
+    "null_pilot",
+    "relabelled",
+    "wilson",
+]
 
 
 def copies(evaluator: np.ndarray, item: np.ndarray, drawn_evaluators: np.ndarray, drawn_items: np.ndarray):
@@ -47,6 +56,49 @@ def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
     later = unique >= count  # only later copies are written anew
     labels[later] = [f"{name}~{k}" for name, k in zip(labels[later], unique[later] // count)]
     return labels[inverse]
+
+
+def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
+    """The judgements ``kept`` made null: each of ``items`` (the pilot's) that shows k >= 2 systems once more in
+    each of the k - 1 other cyclic orders of its systems (``system`` and ``system_b`` relabelled alike, on every
+    side that judges the item, as item ``<item>~null<r>``), so that every system stands in every other's place
+    once per item and none differs from another, while raters, items, positions and agreement stay as they are: the
+    labels permuted within items in all k ways at once, a null with no chance effect of its own (one random
+    permutation per item would leave one: resampled, a valid test would then hold at zero effect about 8% of the
+    time against 2.5%). None where no item shows two systems (santhanam's designs judge one system per item).
+
+    >>> kept = pd.DataFrame({"item": ["i", "i", "j"], "system": ["a", "a", "c"], "system_b": ["b", "b", None]})
+    >>> null_pilot(kept, ["i", "j"])[["item", "system", "system_b"]].values.tolist()
+    [['i', 'a', 'b'], ['i', 'a', 'b'], ['j', 'c', nan], ['i~null1', 'b', 'a'], ['i~null1', 'b', 'a']]
+    >>> null_pilot(kept.drop(columns="system_b"), ["i", "j"]) is None
+    True
+    """
+    columns = [c for c in ("system", "system_b") if c in kept]
+    linked = kept[kept["item"].isin(pd.Index(items))]
+    shown = pd.concat([linked[["item", c]].set_axis(["item", "system"], axis=1) for c in columns]).dropna()
+    systems = shown.drop_duplicates().groupby("item", sort=False)["system"].agg(lambda s: sorted(map(str, s)))
+    systems = systems[systems.map(len) >= 2]
+    if systems.empty:
+        return None
+    copies = []
+    for shift in range(1, int(systems.map(len).max())):
+        turned = systems[systems.map(len) > shift]
+        part = linked[linked["item"].isin(turned.index)].copy()
+        order = {
+            (item, name): names[(k + shift) % len(names)]
+            for item, names in turned.items()
+            for k, name in enumerate(names)
+        }
+        for column in columns:
+            known = part[column].notna()
+            part.loc[known, column] = [
+                order[(i, str(v))] for i, v in zip(part.loc[known, "item"], part.loc[known, column])
+            ]
+        part["item"] = part["item"].astype(str) + f"~null{shift}"
+        if "judgement_id" in part:
+            part["judgement_id"] = part["judgement_id"].astype(str) + f"~null{shift}"
+        copies.append(part)
+    return pd.concat([kept, *copies], ignore_index=True)
 
 
 def needed_entries(data, entries: list[dict], expected: set) -> list[dict]:
@@ -121,7 +173,9 @@ class Simulator:
     cells: :meth:`values` recomputes them from any frame of the pilot's shape, :meth:`power` bootstraps its
     items."""
 
-    def __init__(self, data, side: str, expected: dict):
+    def __init__(self, data, side: str, expected: dict, like: Simulator | None = None):
+        """``like``: the simulator of the study's own pilot, whose metric entries and way of reading other sides a
+        simulator of a null pilot takes (:meth:`null_rate`); its cells are then its own, not ``expected``'s."""
         from humeval.metrics import StudyData
 
         rows = data.kept
@@ -144,11 +198,18 @@ class Simulator:
         self.pilot_people = people[on_side].drop_duplicates("participant").set_index("participant")
         self.pilot_people = self.pilot_people.reindex(pd.Index(self.evaluators, name="participant"))
         self.other_people = people[~on_side]
+        self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
+        self.data, self.study_data = data, StudyData
+        if like is not None:
+            self.config, self.with_others, self.expected = like.config, like.with_others, expected
+            self.identity = self.values(self.pilot)
+            self.expected = {cell: self.identity.get(cell, np.nan) for cell in expected}
+            self.totals = self.item_totals()
+            return
         tables = {cell[0] for cell in expected}
         entries = [m for m in data.config.get("metrics", []) if m["table"] in tables]
-        config = dict(data.config, metrics=needed_entries(data, entries, set(expected)))
-        self.data, self.config, self.study_data, self.expected = data, config, StudyData, expected
-        self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
+        self.config = dict(data.config, metrics=needed_entries(data, entries, set(expected)))
+        self.expected = expected
         # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
         # other sides' judgements beside it; the cells must be the study's either way
         for self.with_others in (False, True):
@@ -162,6 +223,34 @@ class Simulator:
                 self.totals = self.item_totals()
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
+
+    def null_rate(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng) -> np.ndarray:
+        """For each finding of ``chosen``, how often it holds where there is no effect: the pilot made null
+        (:func:`null_pilot`) bootstrapped as :meth:`power` bootstraps the pilot, ``items`` of its items drawn with
+        replacement in each of ``simulations``; the rate the study's own analysis reaches at zero effect, beside
+        the power it reaches at the observed effect (issue 53). NaN for every finding where no item shows two
+        systems, and for a finding whose cells the null pilot leaves as they are (its compared groups are not the
+        systems)."""
+        from humeval.metrics import StudyData
+
+        kept = null_pilot(self.data.kept, self.items)
+        if kept is None:
+            return np.full(len(chosen), np.nan)
+        data = StudyData(
+            kept=kept,
+            tidy=kept,
+            participants=self.data.participants,
+            exclusions=self.data.exclusions,
+            published=self.data.published,
+            config=self.data.config,
+        )
+        null = Simulator(data, self.pilot["side"].iloc[0], self.expected, like=self)
+        reached = [
+            any(not np.isclose(null.expected[c], self.expected[c], equal_nan=True) for c in finding_cells(f, label))
+            for f, label in zip(chosen, labels)
+        ]
+        held = null.power(chosen, labels, items, simulations, rng)[0]
+        return np.where(reached, held / simulations, np.nan)
 
     def study_of(self, kept: pd.DataFrame, people: pd.DataFrame):
         """The study's data with ``kept`` as its judgements (all kept: a draw has no exclusions) and ``people``."""

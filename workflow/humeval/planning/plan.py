@@ -35,7 +35,7 @@ from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
 from humeval.planning.stated import plan_stated
 from humeval.qra.claims import expects_no_difference
 
-__all__ = ["plan_study"]
+__all__ = ["pilot_of", "plan_study", "side_size"]
 
 
 def pilot_of(finding: dict, sides: list[tuple[str, str, str]], size: dict, computed: set, chosen: str | None):
@@ -228,9 +228,17 @@ def bootstrap_results(simulator, chosen, labels, targets, models, settings, pilo
             within.setdefault(int(i), None)
     if not any(isinstance(m, str) for m in models.values()):
         within = {i: None for i in within if i == items}
+    null_draws = np.random.default_rng([settings.seed, NULL_STREAM])  # apart: the draws above stay as they were
     for i in within if settings.plans("bootstrap") else ():
         within[i] = simulator.power(chosen, labels, i, settings.simulations, rng)
+        # the rate at zero effect at the pilot's own size only: arvan's null pilots cost 2.3 s a size (Tukey's p)
+        null = simulator.null_rate(chosen, labels, i, settings.simulations, null_draws) if i == items else None
+        within[i] += (np.full(len(chosen), np.nan) if null is None else null,)
     return {key: result for key, result in within.items() if result is not None}
+
+
+#: The seed's second word for the null pilots' draws (:meth:`Simulator.null_rate`), apart from the bootstrap's.
+NULL_STREAM = 53
 
 
 def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, items_only) -> dict:
@@ -245,6 +253,11 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
         return {**common, **shape, "method": "bootstrap", "basis": "observed", "note": note}
     low, high = wilson(held, simulations)
     extra = [f"{experiment}'s people each judged once: its items are resampled, not its people"] if items_only else []
+    null = boot[5][k]
+    if np.isfinite(null):
+        extra.append(
+            f"at zero effect it holds in {100 * null:.1f}% (the pilot made null: its systems permuted within items)"
+        )
     people, judgements = shape["evaluators"], shape["items"] * shape["judgements_per_item"]
     reproduction = shape["experiment"]
     caveat = one_shot_caveat(reproduction, people, judgements, experiment) if items_only and reproduction else ""
@@ -257,6 +270,7 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
         "power": held / simulations,
         "ci_low": low,
         "ci_high": high,
+        "paper_null_rate": null,
         "simulations": simulations,
         "failed": failed,
         "caveat": caveat,
