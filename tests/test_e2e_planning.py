@@ -7,6 +7,7 @@ import csv
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from helpers import run_snakemake
 
@@ -316,3 +317,35 @@ def test_a_vectorised_bootstrap_equals_the_same_draws_run_one_by_one(full_run, s
     for mine, theirs, what in zip(vectorised, one_by_one, ("held", "failed", "changed", "margins", "fixed p")):
         assert np.allclose(mine, theirs, rtol=1e-12, atol=0, equal_nan=True), (study, what, mine, theirs)
     assert vectorised[0].sum() > 0 and (vectorised[0] < 30).any(), (study, vectorised[0])  # neither all nor none
+
+
+def test_luxs_rate_at_zero_effect_equals_a_direct_simulation(full_run):
+    """The paper's analysis at zero effect, simulated apart (numpy and scipy's ``binomtest`` on the tidy table, none
+    of the package's planning): lux's T1s (Tacotron's proposed system preferred, sign test of its wins against its
+    losses p < 0.05) over 4,000 draws of 12 items from R1's items and their mirrors (each item's two systems
+    swapped), against power.csv's ``paper_null_rate`` at R1's size (200 draws of the pilot made null), within four
+    standard errors; both far above the nominal 2.5%: 156 judgements of each item are not independent."""
+    from scipy.stats import binomtest
+
+    results = full_run / "results/lux-2022-tts-preference"
+    tidy = pd.read_csv(results / "tidy/judgements.csv")
+    dropped = set(pd.read_csv(results / "exclusions.csv")["judgement_id"])
+    r1 = tidy[(tidy["side"] == "R1") & ~tidy["judgement_id"].isin(dropped)]
+    proposed = "Tacotron-proposed"
+    won = ((r1["system"] == proposed) & (r1["value"] > 0)) | ((r1["system_b"] == proposed) & (r1["value"] < 0))
+    lost = ((r1["system"] == proposed) & (r1["value"] < 0)) | ((r1["system_b"] == proposed) & (r1["value"] > 0))
+    tacotron = r1["system"].str.startswith("Tacotron")
+    per_item = pd.DataFrame({"item": r1["item"], "w": won, "l": lost, "t": tacotron}).groupby("item").sum()
+    wins = np.concatenate([per_item["w"], per_item["l"]])  # each item, then its mirror: the systems swapped
+    losses = np.concatenate([per_item["l"], per_item["w"]])
+    rng = np.random.default_rng(2026)
+    draws = rng.integers(0, wins.size, size=(4000, len(per_item)))
+    w, lo = wins[draws].sum(axis=1), losses[draws].sum(axis=1)
+    held = [x > y and binomtest(int(x), int(x + y)).pvalue < 0.05 for x, y in zip(w, lo)]
+    direct = float(np.mean(held))
+    power = pd.read_csv(results / "planning/power.csv")
+    row = power[(power["finding"] == "T1s") & (power["design"] == "R1") & (power["method"] == "bootstrap")].iloc[0]
+    reported, n = float(row["paper_null_rate"]), int(row["simulations"])
+    error = np.sqrt(direct * (1 - direct) * (1 / n + 1 / 4000))
+    assert abs(reported - direct) <= 4 * error, (reported, direct, error)
+    assert direct > 0.1 and reported > 0.1, (direct, reported)
