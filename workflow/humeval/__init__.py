@@ -9,6 +9,6 @@ imported inside the functions that use them, so every pipeline step pays only fo
 from humeval.errors import HumevalError
 
 #: The release (semantic versioning; CHANGELOG.md, CITATION.cff and the report's run page give the same; docs/releasing.md).
-__version__ = "3.1.0"
+__version__ = "3.2.0.dev0"
 
 __all__ = ["HumevalError", "__version__"]
