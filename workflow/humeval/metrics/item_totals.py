@@ -6,8 +6,8 @@ for per-item statistics t_i, all S draws are g(M T): one matrix product instead 
 relabelled frames. Each form below gives T (:class:`ItemTotals`) and g for one registered metric, with the same
 parameters; planning checks them against the metric itself on one simulated data set in every run, and
 ``tests/test_item_totals.py`` on random draws. This module holds the common parts and the pairwise and rank forms
-(hosking's relative preference, liu's preference shares, arvan's and lux's tallies, shardlow's rank table); :mod:`humeval.metrics.ratings_totals`
-the ratings forms (yao's means, SDs and t tests) and :mod:`humeval.metrics.designs.design_totals` the rating-design
+(hosking's relative preference, liu's preference shares, arvan's and lux's tallies, shardlow's rank table);
+:mod:`humeval.metrics.ratings_totals` the ratings forms (yao's means, SDs and t tests) and :mod:`humeval.metrics.designs.design_totals` the rating-design
 forms (santhanam's ICCs and mode correlations); :data:`humeval.metrics.item_totals_forms.ITEM_TOTALS` lists them by
 metric. By the metric, a simulation took 9, 17, 15, 17 and 270 ms. A form declines parameters it does not cover
 (:class:`NoForm`), and those draws run the metric.

@@ -65,7 +65,8 @@ def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
     once per item and none differs from another, while raters, items, positions and agreement stay as they are: the
     labels permuted within items in all k ways at once, a null with no chance effect of its own (one random
     permutation per item would leave one: resampled, a valid sign test held at zero effect in 12.8% of 400 draws
-    over ten such null pilots, against 2.5% nominal). None where no item shows two systems (santhanam's designs judge one system per item).
+    over ten such null pilots, against 2.5% nominal). None where no item shows two systems (santhanam's designs
+    judge one system per item).
 
     >>> kept = pd.DataFrame({"item": ["i", "i", "j"], "system": ["a", "a", "c"], "system_b": ["b", "b", None]})
     >>> null_pilot(kept, ["i", "j"])[["item", "system", "system_b"]].values.tolist()
@@ -201,6 +202,7 @@ class Simulator:
         self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
         self.data, self.study_data = data, StudyData
         if like is not None:
+            # the cells asked for (``study_of`` computes only those), then their values on this pilot
             self.config, self.with_others, self.expected = like.config, like.with_others, expected
             self.identity = self.values(self.pilot)
             self.expected = {cell: self.identity.get(cell, np.nan) for cell in expected}
