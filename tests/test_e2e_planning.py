@@ -349,3 +349,31 @@ def test_luxs_rate_at_zero_effect_equals_a_direct_simulation(full_run):
     error = np.sqrt(direct * (1 - direct) * (1 / n + 1 / 4000))
     assert abs(reported - direct) <= 4 * error, (reported, direct, error)
     assert direct > 0.1 and reported > 0.1, (direct, reported)
+
+
+def test_a_bootstrap_over_the_jobs_budget_is_not_run_and_says_how_many_simulations_fit(tmp_path):
+    """arvan's bootstrap at ``planning.simulations: 5000``, within the study file's budgets, took 146 CPU s (Tukey's
+    p, 9 ms a draw): counted before drawing, it is over the job's 30 s, so the planning job ends with every
+    bootstrap row saying so and how many simulations fit, 825 (its three draws of 0.0121 s: 600 and 1,200 items,
+    and 1,200 of its null pilot); the same count at 825 runs it (tests/test_planning_budget.py)."""
+    import yaml
+    from helpers import copy_project, raw_source
+
+    name = "arvan-2024-paraphrase-bws"
+    workdir = copy_project(tmp_path / "project", studies=[name])
+    path = workdir / "config/studies" / f"{name}.yaml"
+    study = yaml.safe_load(path.read_text())
+    study["planning"]["simulations"] = 5000
+    path.write_text(yaml.safe_dump(study, sort_keys=False))
+    target = f"results/{name}/planning/power.csv"
+    run = run_snakemake(workdir, target, "--cores", "2", env=raw_source())
+    assert run.returncode == 0, run.stderr[-3000:]
+    power = pd.read_csv(workdir / target)
+    boot = power[power["method"] == "bootstrap"]
+    assert len(boot) and boot["power"].isna().all()
+    expected = (
+        "the bootstrap of R1 is not run: 5000 simulations at about 0.0364 s each (counted, not timed) would take "
+        "182 s, over the 30 s left of the job's 30 s for bootstraps (planning.simulations: 825 or fewer, or "
+        "planning.methods: [model])"
+    )
+    assert (boot["note"] == expected).all(), boot["note"].unique()

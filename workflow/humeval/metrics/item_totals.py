@@ -59,6 +59,9 @@ class ItemTotals:
     items: np.ndarray
     per_item: np.ndarray
     cells: Callable[[np.ndarray], dict[Cell, np.ndarray]]
+    #: scipy evaluations per draw that ``cells`` makes one draw at a time (Tukey's p), for planning's budget
+    #: (:mod:`humeval.planning.budget`)
+    calls: int = 0
 
     def values(self, multiplicity: np.ndarray) -> dict[Cell, np.ndarray]:
         """The cells for each draw, given each draw's multiplicity of each of ``items`` (S x items)."""

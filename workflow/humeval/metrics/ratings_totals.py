@@ -348,7 +348,8 @@ def k_sample_totals(
                     out[cell] = nan_where(value, refused)
         return out
 
-    return ItemTotals(items, per_item, cells)
+    calls = sum(len(pairs) for _, pairs, _ in plans) if "tukey" in tests else 0
+    return ItemTotals(items, per_item, cells, calls)
 
 
 def weighted_ranks(multiplicity: np.ndarray, x: np.ndarray) -> np.ndarray:

@@ -226,18 +226,14 @@ class Simulator:
                 return
         raise HumevalError(f"planning: the judgements of side {side!r} do not give the cells {differing[:3]} again")
 
-    def null_rate(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng) -> np.ndarray:
-        """For each finding of ``chosen``, how often it holds where there is no effect: the pilot made null
-        (:func:`null_pilot`) bootstrapped as :meth:`power` bootstraps the pilot, ``items`` of its items drawn with
-        replacement in each of ``simulations``; the rate the study's own analysis reaches at zero effect, beside
-        the power it reaches at the observed effect (issue 53). NaN for every finding where no item shows two
-        systems, and for a finding whose cells the null pilot leaves as they are (its compared groups are not the
-        systems)."""
+    def null_simulator(self) -> Simulator | None:
+        """The simulator of the pilot made null (:func:`null_pilot`), with this one's metric entries; None where no
+        item shows two systems."""
         from humeval.metrics import StudyData
 
         kept = null_pilot(self.data.kept, self.items)
         if kept is None:
-            return np.full(len(chosen), np.nan)
+            return None
         data = StudyData(
             kept=kept,
             tidy=kept,
@@ -246,7 +242,20 @@ class Simulator:
             published=self.data.published,
             config=self.data.config,
         )
-        null = Simulator(data, self.pilot["side"].iloc[0], self.expected, like=self)
+        return Simulator(data, self.pilot["side"].iloc[0], self.expected, like=self)
+
+    def null_rate(
+        self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng, null: Simulator | None = None
+    ) -> np.ndarray:
+        """For each finding of ``chosen``, how often it holds where there is no effect: the pilot made null
+        (:meth:`null_simulator`, or ``null`` where it is made already) bootstrapped as :meth:`power` bootstraps the
+        pilot, ``items`` of its items drawn with replacement in each of ``simulations``; the rate the study's own
+        analysis reaches at zero effect, beside the power it reaches at the observed effect (issue 53). NaN for
+        every finding where no item shows two systems, and for a finding whose cells the null pilot leaves as they
+        are (its compared groups are not the systems)."""
+        null = null or self.null_simulator()
+        if null is None:
+            return np.full(len(chosen), np.nan)
         reached = [
             any(not np.isclose(null.expected[c], self.expected[c], equal_nan=True) for c in finding_cells(f, label))
             for f, label in zip(chosen, labels)
@@ -292,6 +301,17 @@ class Simulator:
                 return None
             forms.append((form, pd.Index(self.items).get_indexer(form.items)))
         return forms
+
+    def draw_cost(self, items: int) -> float:
+        """The counted seconds of one draw of ``items`` items (:func:`humeval.planning.budget.draw_seconds`): by
+        the item-totals forms, or the metrics run on the draw's judgements (the pilot's, in proportion to the items
+        drawn, and the other sides' where they are read too)."""
+        from humeval.planning.budget import draw_seconds
+
+        if self.totals is not None:
+            return draw_seconds(True, 0, items, sum(form.calls for form, _ in self.totals))
+        judgements = len(self.pilot) * items / max(len(self.items), 1) + (len(self.others) if self.with_others else 0)
+        return draw_seconds(False, round(judgements), items, 0)
 
     def vectorised_values(self, drawn: np.ndarray) -> dict:
         """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items); an item

@@ -30,6 +30,7 @@ import pandas as pd
 from humeval.config.planning import EVALUATOR_FACTORS, PlanningSettings
 from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
 from humeval.planning.bootstrap import Simulator, wilson
+from humeval.planning.budget import Budget
 from humeval.planning.models import NotModelled, model_of, result_columns
 from humeval.planning.power_table import BASIS_NOTES, COLUMNS, one_shot_caveat
 from humeval.planning.stated import plan_stated
@@ -120,8 +121,9 @@ def plan_study(data, metrics: pd.DataFrame) -> pd.DataFrame:
             ]
         else:
             groups.setdefault(pilot[:2], []).append(finding)
+    budget = Budget()  # the bootstraps of all pilots together (humeval.planning.budget)
     for (experiment, side), chosen in groups.items():
-        rows += plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng)
+        rows += plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng, budget)
     if not findings(study):
         note = "no findings: the study states no claims (QRA Type IV) and no planning findings"
         rows.append({"finding": "none", "design": "planned", "note": note})
@@ -217,10 +219,16 @@ def finding_models(simulator, chosen, labels, settings) -> dict:
     return models
 
 
-def bootstrap_results(simulator, chosen, labels, targets, models, settings, pilot_size, rng) -> dict:
+def bootstrap_results(
+    simulator, chosen, labels, targets, models, settings, pilot_size, rng, budget, experiment
+) -> dict:
     """Items -> the bootstrap's simulations at the pilot's people and that many of its items, for each target
     within the pilot; only at its own size where every finding has a model (the bootstrap then only cross-checks
-    it)."""
+    it); with the rate at zero effect at the pilot's own size. All of them are counted against the job's
+    ``budget`` (:class:`humeval.planning.budget.Budget`) before any is drawn: over it, each size's result is the
+    reason none was run."""
+    from humeval.planning.budget import OverBudget
+
     people, items, _ = pilot_size
     within = {}
     for _, _, (e, i, _) in targets:
@@ -228,13 +236,25 @@ def bootstrap_results(simulator, chosen, labels, targets, models, settings, pilo
             within.setdefault(int(i), None)
     if not any(isinstance(m, str) for m in models.values()):
         within = {i: None for i in within if i == items}
+    if not settings.plans("bootstrap") or not within:
+        return {}
+    # the rate at zero effect at the pilot's own size only: arvan's null pilots cost 2.3 s a size (Tukey's p)
+    null = simulator.null_simulator() if items in within else None
+    costs = [(simulator.draw_cost(i), i) for i in within] + ([(null.draw_cost(items), items)] if null else [])
+    try:
+        budget.spend(settings.simulations, costs, f"the bootstrap of {experiment}")
+    except OverBudget as reason:
+        return dict.fromkeys(within, str(reason))
     null_draws = np.random.default_rng([settings.seed, NULL_STREAM])  # apart: the draws above stay as they were
-    for i in within if settings.plans("bootstrap") else ():
+    for i in within:
         within[i] = simulator.power(chosen, labels, i, settings.simulations, rng)
-        # the rate at zero effect at the pilot's own size only: arvan's null pilots cost 2.3 s a size (Tukey's p)
-        null = simulator.null_rate(chosen, labels, i, settings.simulations, null_draws) if i == items else None
-        within[i] += (np.full(len(chosen), np.nan) if null is None else null,)
-    return {key: result for key, result in within.items() if result is not None}
+        rate = (
+            simulator.null_rate(chosen, labels, i, settings.simulations, null_draws, null)
+            if null and i == items
+            else None
+        )
+        within[i] += (np.full(len(chosen), np.nan) if rate is None else rate,)
+    return within
 
 
 #: The seed's second word for the null pilots' draws (:meth:`Simulator.null_rate`), apart from the bootstrap's.
@@ -242,7 +262,10 @@ NULL_STREAM = 53
 
 
 def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, items_only) -> dict:
-    """The bootstrap's power.csv row of finding ``k`` at one design, or the row saying why it has no power."""
+    """The bootstrap's power.csv row of finding ``k`` at one design, or the row saying why it has no power (a
+    text ``boot``: why it was not run)."""
+    if isinstance(boot, str):
+        return {**common, **shape, "method": "bootstrap", "basis": "observed", "note": boot}
     held, failed, changed, fixed_p = boot[0][k], boot[1][k], boot[2][k], boot[4][k]
     if not changed or fixed_p:  # no silent 1.0 or 0.0: what it reads is not recomputed from the pilot's judgements
         what = "its cells" if not changed else "its test's p-value"
@@ -258,6 +281,7 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
         extra.append(
             f"at zero effect it holds in {100 * null:.1f}% (the pilot made null: its systems permuted within items)"
         )
+
     people, judgements = shape["evaluators"], shape["items"] * shape["judgements_per_item"]
     reproduction = shape["experiment"]
     caveat = one_shot_caveat(reproduction, people, judgements, experiment) if items_only and reproduction else ""
@@ -305,10 +329,10 @@ def model_rows(model, design_key, planned_bases, common, shape, notes, stated, s
     return rows
 
 
-def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng) -> list[dict]:
+def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, computed, rng, budget) -> list[dict]:
     """The power.csv rows of the findings planned from one pilot experiment (they share its simulations): the
-    designs (:func:`grid`, :func:`reproduction_targets`), each finding's model and the bootstrap's draws, then per
-    finding and design its rows (:func:`bootstrap_row`, :func:`model_rows`)."""
+    designs (:func:`grid`, :func:`reproduction_targets`), each finding's model and the bootstrap's draws (within
+    the job's ``budget``), then per finding and design its rows (:func:`bootstrap_row`, :func:`model_rows`)."""
     study = data.config
     experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
     labels = [label_in[f["id"]][experiment] for f in chosen]
@@ -323,8 +347,10 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
     targets += own
     simulations = settings.simulations
     models = finding_models(simulator, chosen, labels, settings)
-    within = bootstrap_results(simulator, chosen, labels, targets, models, settings, pilot_size, rng)
-    full = within.get(items)
+    within = bootstrap_results(
+        simulator, chosen, labels, targets, models, settings, pilot_size, rng, budget, experiment
+    )
+    full = within.get(items) if not isinstance(within.get(items), str) else None
     for k, (finding, label) in enumerate(zip(chosen, labels)):
         effect, se = effect_and_error(finding, pilot_values, label)
         spread = full[3][:, k][np.isfinite(full[3][:, k])] if full is not None else np.array([])
