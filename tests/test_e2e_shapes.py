@@ -345,3 +345,34 @@ def test_a_location_column_carried_from_an_export_stops_extraction_in_one_line(t
     assert not (workdir / "results" / name / "tidy").exists() or not any(
         (workdir / "results" / name / "tidy").iterdir()
     )
+
+
+def test_a_bootstrap_over_the_jobs_resampling_budget_stops_it_in_one_line_before_it_resamples(tmp_path):
+    """Bradley-Terry's bootstrap, 10,000 resamples (the entry's bound) of 120 choices, is counted at 10,000 x
+    (2.5e-3 + 4.4e-6 x 120) = 30.3 s, over the metrics job's 30 s (humeval.resampling): through Snakemake the job
+    stops in one line naming the entry and how many resamples fit, int(30 / 0.003028) = 9,907, before it draws any
+    (it would have taken about 23 CPU s at 2.3 ms a fit)."""
+    data = "".join(
+        json.dumps({"annotator": f"a{k % 6}", "pair": f"p{k}", "left": "S1", "right": "S2", "choice": choice}) + "\n"
+        for k, choice in enumerate(["left", "right", "left"] * 40)
+    ).encode()
+    params = dict(STUDIES[2][3]["extract"][0]["params"])  # the pairwise shape's reading of the same JSON lines
+    entry = {"metric": "choice_ratings", "table": "ratings", "method": "bradley_terry", "alpha": 0.1}
+    entry |= {"resamples": 10_000, "seed": 1}
+    name, filename = "shape-resampling-budget", "budget.jsonl"
+    stats = ["strength", "log_strength"]
+    table = [
+        {"id": "ratings", "rows": ["S1", "S2"], "columns": stats + [f"{x}_{e}" for x in stats for e in ("low", "high")]}
+    ]
+    _, _, _, config = study(
+        name, filename, data, params, ["S1", "S2"], [entry], table, {"ratings": {"S1": {"strength": "0.6"}}}
+    )
+    workdir, _, mirror = one_study_project(tmp_path, name, filename, data, config)
+    run = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert run.returncode != 0
+    expected = (
+        "key metrics.0 (choice_ratings): resamples: 10,000 resamples at about 0.00303 s each (counted, not timed) "
+        "would take 30.3 s, over the 30 s left of the job's 30 s for resampling (resamples: 9,907 or fewer)"
+    )
+    assert expected in run.stderr and "Traceback" not in run.stderr, run.stderr[-3000:]
+    assert not (workdir / "results" / name / "intermediate/metrics.csv").exists()

@@ -293,7 +293,16 @@ def check_columns(entry, params: dict, columns: list[str], key_path: str) -> Non
 
 def metrics_study(data: StudyData) -> pd.DataFrame:
     """The study's metric values (table, row, column, value): every ``metrics`` entry of ``data.config`` run on
-    ``data`` and concatenated; two entries writing the same cell is an error."""
+    ``data`` and concatenated, their resampling within one budget (:func:`humeval.resampling.job_budget`); two
+    entries writing the same cell is an error."""
+    from humeval.resampling import job_budget
+
+    with job_budget():
+        return metric_values(data)
+
+
+def metric_values(data: StudyData) -> pd.DataFrame:
+    """:func:`metrics_study`'s entries, run one after another."""
     from humeval.config.registry import entries
 
     frames = []

@@ -14,6 +14,7 @@ import pandas as pd
 from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.resampling import spend
 
 __all__ = ["effect_size_numbers"]
 
@@ -27,6 +28,12 @@ def cohens_d(x, y, axis: int = -1):
     nx, ny = x.shape[axis], y.shape[axis]
     pooled = ((nx - 1) * x.var(axis=axis, ddof=1) + (ny - 1) * y.var(axis=axis, ddof=1)) / (nx + ny - 2)
     return (x.mean(axis=axis) - y.mean(axis=axis)) / np.sqrt(pooled)
+
+
+#: The counted cost of one resample of Cohen's d over n values, and BCa's jackknife once per interval (CPU s,
+#: measured on two groups of normal values, 9,999 resamples: percentile 1.8e-5 a resample at n = 2,000 and 2.4e-4
+#: at 20,000; BCa 0.6 and 12.8 s more): a line above each (:func:`humeval.resampling.spend`).
+RESAMPLE_FIXED, RESAMPLE_VALUE, BCA_SQUARED, BCA_LINEAR = 5e-7, 1.2e-8, 3.2e-8, 3e-4
 
 
 @register("metric", "effect_size")
@@ -106,6 +113,9 @@ def effect_size_numbers(
             y = pd.to_numeric(part.loc[part[compare] == b, "value"]).to_numpy(float)
             if x.size < 2 or y.size < 2:
                 raise HumevalError(f"metric effect_size: {keys} {compare} {a!r} or {b!r} has fewer than 2 values")
+            n = x.size + y.size  # counted at the costs measured (module docstring of humeval.resampling)
+            once = BCA_SQUARED * n * n + BCA_LINEAR * n if method == "BCa" else 0.0
+            spend("resamples", resamples, RESAMPLE_FIXED + RESAMPLE_VALUE * n, once)
             ci = stats.bootstrap(
                 (x, y),
                 cohens_d,

@@ -63,16 +63,27 @@ def entry_basis(entry: dict, values: pd.DataFrame) -> str:
     return JUDGEMENTS
 
 
+def qra_entry(values: pd.DataFrame, published: pd.DataFrame, entry: dict, k: int) -> tuple[list, list]:
+    """The cells and summary rows of QRA entry ``k``; its error names the entry, as a metric's does."""
+    params = {key: v for key, v in entry.items() if key not in ("type", "description")}
+    try:
+        return function("qra", entry["type"])(values, published, **params)
+    except HumevalError as exc:
+        raise HumevalError(f"key qra.{k} ({entry['type']}): {exc}") from None
+
+
 def qra_values(values: pd.DataFrame, published: pd.DataFrame, entries: list[dict]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run the study's QRA entries; return their cells (table, row, column, value) and a summary with one
     row per Type I/II result: the value, p-values, the inputs used and the recipe. Each cell carries its ``basis``
     (:func:`entry_basis`)."""
     import pandas as pd  # here, not at the top: config validation reads this package in Snakemake's process
 
+    from humeval.resampling import job_budget
+
     out, summary = [], []
-    for entry in entries:
-        params = {k: v for k, v in entry.items() if k not in ("type", "description")}
-        cells, rows = function("qra", entry["type"])(values, published, **params)
+    with job_budget():  # the permutation tests of all entries within one budget (humeval.resampling)
+        results = [(entry, qra_entry(values, published, entry, k)) for k, entry in enumerate(entries)]
+    for entry, (cells, rows) in results:
         basis = entry_basis(entry, values)
         out += [(*cell, basis) for cell in cells]
         summary += rows
