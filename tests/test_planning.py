@@ -126,7 +126,7 @@ def test_with_no_effect_a_sign_test_holds_at_most_at_its_nominal_rate():
     values = sign_test_cells(n // 2, n, 1.0)
     power = plan_study(data, values)
     rows = power[power["design"] == "planned"]
-    assert sorted(rows["items"]) == [20, 100, 3000]
+    assert sorted(rows["items"]) == [20, 20, 100, 100, 3000, 3000]  # each at the observed and safeguard bases
     for row in rows.itertuples():
         assert row.ci_low <= 0.025, row
 
@@ -473,3 +473,30 @@ def test_items_nested_in_a_between_subject_condition_are_drawn_within_it():
     assert between_subject_strata(crossed, evaluator, pd.factorize(crossed["item"])[0]) is None
     mixed = pilot.assign(participant="P0")  # one person in both conditions
     assert between_subject_strata(mixed, np.zeros(len(pilot), dtype=int), item) is None
+
+
+def test_a_bootstrap_findings_safeguard_power_equals_the_exact_binomial_power_of_its_shrunk_share():
+    """400 one-shot comparisons, A winning 56%: the safeguard basis shrinks the pilot toward its null by w =
+    safeguard / observed effect, each drawn item kept with probability w, else in one of its two orders, so A
+    wins a drawn comparison with probability q = w x 0.56 + (1 - w) / 2, and a draw's 400 wins are Binomial(400,
+    q): its power is exact. The row at the pilot's size is within its Wilson interval (99%) of it, below the
+    observed row's, and says how it was drawn."""
+    from scipy.stats import binom, binomtest
+
+    rng = np.random.default_rng(8)
+    n = 400
+    judgements = one_comparison_each(np.where(rng.random(n) < 0.56, 1, -1))
+    data = study_data(judgements, SIGN_TEST_METRICS, SIGN_TEST_FINDING, {"simulations": 1000, "seed": 5})
+    wins = int((judgements["value"] > 0).sum())
+    power = plan_study(data, sign_test_cells(wins, n, binomtest(wins, n).pvalue))
+    at_pilot = power[(power["method"] == "bootstrap") & (power["items"] == n)].set_index("basis")
+    observed, safeguard = at_pilot.loc["observed"], at_pilot.loc["safeguard"]
+    assert observed["effect"] == wins - (n - wins)  # the margin: wins minus losses
+    weight = safeguard["effect"] / observed["effect"]
+    assert 0 < weight < 1 and f"with probability {weight:.3f}, else in a random order" in safeguard["note"]
+    q = weight * wins / n + (1 - weight) / 2
+    exact = sum(binom.pmf(k, n, q) for k in range(n + 1) if k > n - k and binomtest(k, n).pvalue < 0.05)
+    held = round(safeguard["power"] * safeguard["simulations"])
+    interval = binomtest(held, int(safeguard["simulations"])).proportion_ci(0.99, method="wilson")
+    assert interval.low <= exact <= interval.high, (exact, safeguard.to_dict())
+    assert safeguard["power"] < observed["power"]

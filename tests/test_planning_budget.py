@@ -107,15 +107,24 @@ def sign_study(simulations: int):
 def test_a_study_over_the_bootstrap_budget_keeps_its_model_and_says_how_many_simulations_fit(monkeypatch):
     """A pilot of 400 one-shot comparisons (items only) is bootstrapped at 200 and 400 items and made null at 400:
     per simulation 3 x 0.001 s + 0.12 us x (200 + 400 + 400) items = 0.00312 s, so a budget of 0.3 s fits 96
-    simulations (96.15). At 97 the bootstrap's rows say so and what to write; the other rows are those of a budget
-    that covers it."""
+    simulations (96.15). Its finding's safeguard basis, drawn after, at 200 and 400 items (0.002072 s a
+    simulation), then finds 0.3 - 96 x 0.00312 = 0.00048 s left and says so. At 97 the bootstrap's rows say so and what to write; the
+    other rows are those of a budget that covers it."""
     from humeval.planning.plan import plan_study
 
     monkeypatch.setattr(budget_module, "BOOTSTRAP_SECONDS", 0.3)
     within = plan_study(*sign_study(96))
-    boot = within[within["method"] == "bootstrap"]
-    assert len(boot) and boot["power"].notna().all(), boot[["items", "note"]]
-    assert boot["paper_null_rate"].notna().any()
+    boot = within[within["method"] == "bootstrap"].set_index("basis")
+    assert len(boot.loc[["observed"]]) == 2 and boot.loc["observed", "power"].notna().all()
+    assert boot.loc["observed", "paper_null_rate"].notna().any()
+    assert (
+        boot.loc["safeguard", "note"]
+        .str.fullmatch(
+            r"the safeguard basis of F1 is not run: 96 simulations at about 0\.00207 s each \(counted, not timed\) would "
+            r"take 0\.199 s, over the 0\.00048 s left of the job's 0\.3 s for bootstraps \(planning\.methods: \[model\]\)"
+        )
+        .all()
+    ), boot.loc["safeguard", "note"].tolist()
     over = plan_study(*sign_study(97))
     boot = over[over["method"] == "bootstrap"]
     assert len(boot) and boot["power"].isna().all()
@@ -133,4 +142,5 @@ def test_a_study_over_the_bootstrap_budget_keeps_its_model_and_says_how_many_sim
     assert covered.loc[covered["method"] == "bootstrap", "power"].notna().all()
     others, theirs = over[over["method"] != "bootstrap"], covered[covered["method"] != "bootstrap"]
     assert len(others)  # the model's row: it does not simulate pairwise_tally, and says so, as with any budget
+    others, theirs = others.reset_index(drop=True), theirs.reset_index(drop=True)
     pd.testing.assert_frame_equal(others, theirs, check_dtype=False)  # caveat: all empty here, strings there

@@ -73,10 +73,13 @@ def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
     [['i', 'a', 'b'], ['i', 'a', 'b'], ['j', 'c', nan], ['i~null1', 'b', 'a'], ['i~null1', 'b', 'a']]
     >>> null_pilot(kept.drop(columns="system_b"), ["i", "j"]) is None
     True
+    >>> null_pilot(kept.assign(system_b=""), ["i", "j"]) is None  # ratings: no second system
+    True
     """
     columns = [c for c in ("system", "system_b") if c in kept]
     linked = kept[kept["item"].isin(pd.Index(items))]
-    shown = pd.concat([linked[["item", c]].set_axis(["item", "system"], axis=1) for c in columns]).dropna()
+    shown = pd.concat([linked[["item", c]].set_axis(["item", "system"], axis=1) for c in columns])
+    shown = shown[shown["system"].notna() & (shown["system"].astype(str) != "")]  # a rating's empty system_b
     systems = shown.drop_duplicates().groupby("item", sort=False)["system"].agg(lambda s: sorted(map(str, s)))
     systems = systems[systems.map(len) >= 2]
     if systems.empty:
@@ -200,6 +203,7 @@ class Simulator:
         self.pilot_people = self.pilot_people.reindex(pd.Index(self.evaluators, name="participant"))
         self.other_people = people[~on_side]
         self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
+        self.checked, self.orders = False, None  # forms checked (checked_totals); items' null orders (shrunk_draws)
         self.data, self.study_data = data, StudyData
         if like is not None:
             # the cells asked for (``study_of`` computes only those), then their values on this pilot
@@ -262,6 +266,26 @@ class Simulator:
         ]
         held = null.power(chosen, labels, items, simulations, rng)[0]
         return np.where(reached, held / simulations, np.nan)
+
+    def shrunk_draws(self, null: Simulator, weight: float, items: int, simulations: int, rng) -> np.ndarray:
+        """Draws of this pilot's items shrunk toward its null (:meth:`null_simulator`), as codes of ``null``'s
+        items: ``items`` of the pilot's drawn with replacement, each then kept as it is with probability
+        ``weight``, else replaced by one of its k system orders at random (itself among them, :func:`null_pilot`).
+        An item's expected contribution to a mean, a share or a sum over items is then ``weight`` times its own
+        plus (1 - weight) times the mean over its orders, in which no system differs from another: the pilot's
+        effect times ``weight``, as the safeguard basis asks (Perugini et al. 2014). An item of one system stays."""
+        if self.orders is None:  # per pilot item, the codes of its orders among the null's items (itself first)
+            names = pd.Index(null.items)
+            columns = [names.get_indexer(self.items)]
+            while (found := names.get_indexer([f"{item}~null{len(columns)}" for item in self.items])).max() >= 0:
+                columns.append(found)
+            table = np.stack(columns, axis=1)
+            self.orders = table, (table >= 0).sum(axis=1)
+        table, counts = self.orders
+        base = draw_items(rng, self.strata, len(self.items), simulations, items)
+        kept = rng.random(base.shape) < weight
+        turn = (rng.random(base.shape) * counts[base]).astype(int)  # one of the item's orders, each alike
+        return np.where(kept, base, table[base, turn])
 
     def study_of(self, kept: pd.DataFrame, people: pd.DataFrame):
         """The study's data with ``kept`` as its judgements (all kept: a draw has no exclusions) and ``people``."""
@@ -378,9 +402,12 @@ class Simulator:
 
     def checked_totals(self, drawn_e: np.ndarray, drawn: np.ndarray) -> bool:
         """Whether draws are computed by the item-totals forms: where every entry has one, and only after they gave
-        the metrics' own cells on the draw ``drawn`` (to 1e-9; the job fails otherwise)."""
+        the metrics' own cells on the draw ``drawn`` (to 1e-9; the job fails otherwise), once per simulator (its
+        later bootstraps, a safeguard's, run the same forms)."""
         if self.totals is None:
             return False
+        if self.checked:
+            return True
         rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn)
         own = self.values(self.sample(rows, item_copy), drawn)
         mine = {cell: value[0] for cell, value in self.vectorised_values(drawn[None, :]).items()}
@@ -391,9 +418,10 @@ class Simulator:
         ]
         if differing:
             raise HumevalError(f"planning: the item-totals forms differ from the metrics at {sorted(differing)[:3]}")
+        self.checked = True
         return True
 
-    def power(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng):
+    def power(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng, drawn=None):
         """For each finding of ``chosen`` (evaluated on its side label), over ``simulations`` bootstrap designs of
         all the pilot's people (each once: a rater copied would agree perfectly with itself) and ``items`` drawn
         with replacement: how many recover it, how many could not compute its cells (the metrics refused the
@@ -406,12 +434,13 @@ class Simulator:
         People are not resampled: drawing fewer of them as well as the items counts the judgements' variance
         twice (with one rating per item, half the people and all the items, a t test with no effect held in 5.9%
         of 4,000 draws against a nominal 2.5%; Owen 2007 calls the two-way bootstrap conservative), so designs
-        of other sizes are the model's."""
+        of other sizes are the model's. ``drawn``: the draws' item codes (simulations x items) where they are made
+        otherwise (:meth:`shrunk_draws`), in place of ``items`` drawn with replacement from ``rng``."""
         import logging
         import warnings
 
         drawn_e = np.arange(len(self.evaluators))
-        drawn_i = draw_items(rng, self.strata, len(self.items), simulations, items)
+        drawn_i = draw_items(rng, self.strata, len(self.items), simulations, items) if drawn is None else drawn
         held, failed = np.zeros(len(chosen), dtype=int), np.zeros(len(chosen), dtype=int)
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
         moved = [np.zeros(len(cells), dtype=bool) for cells in cells_of]  # per cell: did any simulation move it

@@ -224,9 +224,10 @@ def bootstrap_results(
 ) -> dict:
     """Items -> the bootstrap's simulations at the pilot's people and that many of its items, for each target
     within the pilot; only at its own size where every finding has a model (the bootstrap then only cross-checks
-    it); with the rate at zero effect at the pilot's own size. All of them are counted against the job's
-    ``budget`` (:class:`humeval.planning.budget.Budget`) before any is drawn: over it, each size's result is the
-    reason none was run."""
+    it); with the rate at zero effect at the pilot's own size, and the null pilot's simulator (None without one),
+    from whose items the safeguard basis of a finding no model plans is drawn (:func:`safeguard_results`). All of
+    them are counted against the job's ``budget`` (:class:`humeval.planning.budget.Budget`) before any is drawn:
+    over it, each size's result is the reason none was run."""
     from humeval.planning.budget import OverBudget
 
     people, items, _ = pilot_size
@@ -237,14 +238,14 @@ def bootstrap_results(
     if not any(isinstance(m, str) for m in models.values()):
         within = {i: None for i in within if i == items}
     if not settings.plans("bootstrap") or not within:
-        return {}
+        return {}, None
     # the rate at zero effect at the pilot's own size only: arvan's null pilots cost 2.3 s a size (Tukey's p)
     null = simulator.null_simulator() if items in within else None
     costs = [(simulator.draw_cost(i), i) for i in within] + ([(null.draw_cost(items), items)] if null else [])
     try:
         budget.spend(settings.simulations, costs, f"the bootstrap of {experiment}")
     except OverBudget as reason:
-        return dict.fromkeys(within, str(reason))
+        return dict.fromkeys(within, str(reason)), None
     null_draws = np.random.default_rng([settings.seed, NULL_STREAM])  # apart: the draws above stay as they were
     for i in within:
         within[i] = simulator.power(chosen, labels, i, settings.simulations, rng)
@@ -254,11 +255,47 @@ def bootstrap_results(
             else None
         )
         within[i] += (np.full(len(chosen), np.nan) if rate is None else rate,)
-    return within
+    return within, null
 
 
-#: The seed's second word for the null pilots' draws (:meth:`Simulator.null_rate`), apart from the bootstrap's.
-NULL_STREAM = 53
+def safeguard_results(simulator, null, finding, k, label, effect, safeguard, within, settings, budget) -> dict:
+    """Items -> the bootstrap's power at the safeguard basis for finding ``k``, which no model plans, at each size
+    the bootstrap ran and moved its cells: draws of the pilot shrunk toward its null by the weight ``safeguard /
+    effect`` (:meth:`Simulator.shrunk_draws`), on a stream of their own per size, the same for every finding
+    (common random numbers), through the null pilot's simulator, or one of the finding's own cells where that one
+    makes scipy calls a draw (it computes every finding's: arvan's A1 would pay A2t's Tukey p). Each result is (held, failed, weight), or (None, None, 1.0)
+    where the safeguard effect is the estimate (a finding that does not hold in the pilot: its power is the
+    observed one), or the reason its draws are over the job's ``budget``. Empty without a null pilot, or where
+    the effect is not a number."""
+    from humeval.planning.budget import OverBudget
+
+    if null is None or not (np.isfinite(effect) and np.isfinite(safeguard)):
+        return {}
+    sizes = [i for i, boot in within.items() if not isinstance(boot, str) and boot[2][k] and not boot[4][k]]
+    weight = float(np.clip(safeguard / effect, 0.0, 1.0)) if effect > 0 else 1.0
+    if weight == 1.0 or not sizes:
+        return dict.fromkeys(sizes, (None, None, weight))
+    own = null
+    if null.totals is not None and any(form.calls for form, _ in null.totals):  # a simulator of its own cells only
+        cells = {c: simulator.expected[c] for c in finding_cells(finding, label)}
+        own = Simulator(null.data, null.pilot["side"].iloc[0], cells, like=simulator)
+    try:
+        costs = [(own.draw_cost(i), i) for i in sizes]
+        budget.spend(settings.simulations, costs, f"the safeguard basis of {finding['id']}")
+    except OverBudget as reason:
+        return dict.fromkeys(sizes, str(reason))
+    results = {}
+    for i in sizes:
+        draws = np.random.default_rng([settings.seed, SAFEGUARD_STREAM, i])
+        drawn = simulator.shrunk_draws(null, weight, i, settings.simulations, draws)
+        held, failed, *_ = own.power([finding], [label], i, settings.simulations, None, drawn)
+        results[i] = int(held[0]), int(failed[0]), weight
+    return results
+
+
+#: The seed's second word for the null pilots' draws (:meth:`Simulator.null_rate`), apart from the bootstrap's,
+#: and for the safeguard basis's shrunk draws (:func:`safeguard_results`).
+NULL_STREAM, SAFEGUARD_STREAM = 53, 54
 
 
 def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, items_only) -> dict:
@@ -299,6 +336,41 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
         "failed": failed,
         "caveat": caveat,
         "note": "; ".join(notes + extra),
+    }
+
+
+def safeguard_row(observed: dict, shrunk, safeguard: float, simulations: int) -> dict:
+    """The bootstrap's row at the safeguard basis beside its ``observed`` row at the same design, from the shrunk
+    draws' result (:func:`safeguard_results`), or the row saying why it has none."""
+    if isinstance(shrunk, str):
+        return {
+            **observed,
+            "basis": "safeguard",
+            "effect": safeguard,
+            "power": np.nan,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "failed": pd.NA,
+            "note": shrunk,
+        }
+    held, failed, weight = shrunk
+    if held is None:
+        how = "the safeguard effect is the estimate (the finding does not hold in the pilot): its power as observed"
+        return {**observed, "basis": "safeguard", "effect": safeguard, "note": f"{observed['note']}; {how}"}
+    low, high = wilson(held, simulations)
+    how = (
+        f"at the safeguard effect: each drawn item as it is with probability {weight:.3f}, else in a random order "
+        "of its systems (the pilot shrunk toward its null)"
+    )
+    return {
+        **observed,
+        "basis": "safeguard",
+        "effect": safeguard,
+        "power": held / simulations,
+        "ci_low": low,
+        "ci_high": high,
+        "failed": failed,
+        "note": f"{observed['note']}; {how}",
     }
 
 
@@ -347,7 +419,7 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
     targets += own
     simulations = settings.simulations
     models = finding_models(simulator, chosen, labels, settings)
-    within = bootstrap_results(
+    within, null = bootstrap_results(
         simulator, chosen, labels, targets, models, settings, pilot_size, rng, budget, experiment
     )
     full = within.get(items) if not isinstance(within.get(items), str) else None
@@ -386,6 +458,12 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
         if model and model.crossed:
             stated.append("its items are judged in both groups: modelled as distinct items per group (conservative)")
         planned_bases = bases(effect, se, settings.effects.get(finding["id"]))
+        safeguard = dict(planned_bases).get("safeguard", float("nan"))
+        shrunk = (
+            {}
+            if model
+            else safeguard_results(simulator, null, finding, k, label, effect, safeguard, within, settings, budget)
+        )
         for design, reproduction, (e, i, j) in targets:
             if reproduction and not measures(finding, label_in[finding["id"]].get(reproduction), known):
                 continue
@@ -401,6 +479,8 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
                 rows.append(
                     bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, simulator.items_only)
                 )
+                if int(i) in shrunk:
+                    rows.append(safeguard_row(rows[-1], shrunk[int(i)], safeguard, simulations))
             if model is not None:
                 rows += model_rows(
                     model, (int(e), int(i), int(j)), planned_bases, common, shape, notes, stated, settings, done
