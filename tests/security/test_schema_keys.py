@@ -12,8 +12,9 @@ payload is live and every number is the clean run's) or a name only an export ca
 with the job that checks it). A number key gets NaN, infinity, a 401-digit number and a negative (which loads only
 where a negative number means something, :data:`SIGNED`); an integer key also the YAML 1.1 spellings ``1_0`` and
 ``1:20`` (text in YAML 1.2); a boolean key ``yes``; a list key the empty list (which loads only where it means
-something, :data:`EMPTY_OK`). A huge list is refused whatever its key, by the study file's node bound
-(test_bounds.py), and a long text by :data:`humeval.config.load.MAX_TEXT`, attacked here in every text key."""
+something, :data:`EMPTY_OK`) and a list of 100,001 values (:data:`HUGE`, refused by the study file's node bound
+whatever its key); a long text is refused by :data:`humeval.config.load.MAX_TEXT`, attacked here in every text
+key."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ from schema_keys import PLANTED, get_at, leaves, set_at, where_given
 
 from humeval.config import registry as vocabulary
 from humeval.config.load import MAX_TEXT, load_study
+from humeval.config.studyfile import MAX_EXPANDED_NODES
 from humeval.errors import HumevalError
 
 TEXT = {
@@ -121,8 +123,14 @@ def attacks(key: str, allowed: set[str]) -> list[tuple[str, object]]:
     if "boolean" in allowed:
         out += [("yes", "yes")]
     if "array" in allowed:
-        out += [("empty", [])]
+        out += [("empty", []), ("long list", HUGE)]
     return out
+
+
+#: The length of a list one value longer than a study file may hold
+#: (:data:`humeval.config.studyfile.MAX_EXPANDED_NODES`), written as a researcher would, without aliases
+#: (:func:`outcome` splices it into the file's text: a 100,001-value list dumped by YAML takes a second a key).
+HUGE = MAX_EXPANDED_NODES + 1
 
 
 def may_load(key: str, payload: str) -> bool:
@@ -137,9 +145,13 @@ def may_load(key: str, payload: str) -> bool:
 
 def outcome(tmp_path, stem: str, study: dict, path: tuple, name: str, value) -> str | None:
     """None when the file loads, else the one-line refusal (asserted to name the file and a key)."""
-    text = yaml.safe_dump(set_at(study, path, 987654321 if name in YAML_1_1 else value), sort_keys=False)
+    spliced = name in YAML_1_1 or name == "long list"
+    text = yaml.safe_dump(set_at(study, path, 987654321 if spliced else value), sort_keys=False)
     if name in YAML_1_1:
         text = text.replace(": 987654321\n", f": {value}\n").replace("- 987654321\n", f"- {value}\n")
+    if name == "long list":
+        huge = "[" + "0, " * (value - 1) + "0]"
+        text = text.replace(": 987654321\n", f": {huge}\n").replace("- 987654321\n", f"- {huge}\n")
     target = tmp_path / f"{stem}.yaml"
     target.write_text(text)
     try:

@@ -44,11 +44,11 @@ MAX_EXPANDED_NODES = 100_000
 MAX_DEPTH = 64
 
 
-def expanded_measures(root) -> tuple[int, int]:
+def expanded_measures(root, measures: dict | None = None) -> tuple[int, int]:
     """``(size, depth)`` of a composed YAML node: how many nodes it stands for once every alias is written out,
-    and how deeply it nests. Iterative (no recursion, whatever the depth) and memoised per node (linear in the
-    file; a recursive alias counts once)."""
-    measures: dict[int, tuple[int, int]] = {}
+    and how deeply it nests. Iterative (no recursion, whatever the depth) and memoised per node in ``measures``
+    (linear in the file; a recursive alias counts once)."""
+    measures = {} if measures is None else measures
     stack = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -62,6 +62,27 @@ def expanded_measures(root) -> tuple[int, int]:
             stack.append((node, True))
             stack.extend((c, False) for c in flat if id(c) not in measures)
     return measures[id(root)]
+
+
+def largest_key(root, measures: dict) -> str:
+    r"""The key path (``metrics.3.pairs``) of the node that holds most of ``root``'s values (:func:`expanded_measures`'s
+    ``measures``): from the top, into the largest child while it holds at least half of its parent, so that an
+    oversized file names the list or alias that makes it so.
+
+    >>> root = yaml.compose("a: 1\nb: {c: [1, 2, 3, 4, 5, 6]}")
+    >>> measures = {}
+    >>> expanded_measures(root, measures) and largest_key(root, measures)
+    'b.c'
+    """
+    path, node = [], root
+    while isinstance(node.value, list) and node.value:
+        pairs = node.value if isinstance(node.value[0], tuple) else list(enumerate(node.value))
+        label, child = max(pairs, key=lambda pair: measures.get(id(pair[1]), (0, 0))[0])
+        if 2 * measures.get(id(child), (0, 0))[0] < measures[id(node)][0]:
+            break
+        path.append(str(label.value) if isinstance(label, yaml.Node) else str(label))
+        node = child
+    return ".".join(path) or "(the file)"
 
 
 class Core12Resolver(yaml.resolver.BaseResolver):
@@ -135,7 +156,8 @@ class StrictLoader(_Parsing, yaml.constructor.SafeConstructor, Core12Resolver):
         node = self.get_single_node()
         if node is None:
             return None
-        size, depth = expanded_measures(node)
+        measures = {}
+        size, depth = expanded_measures(node, measures)
         if depth > MAX_DEPTH:
             raise yaml.constructor.ConstructorError(
                 None, None, f"it nests {depth:,} levels deep (at most {MAX_DEPTH})", node.start_mark
@@ -144,7 +166,8 @@ class StrictLoader(_Parsing, yaml.constructor.SafeConstructor, Core12Resolver):
             raise yaml.constructor.ConstructorError(
                 None,
                 None,
-                f"its aliases expand it to {size:,} values (at most {MAX_EXPANDED_NODES:,})",
+                f"key {largest_key(node, measures)} holds {size:,} of its values, its aliases expanded (a study file "
+                f"holds at most {MAX_EXPANDED_NODES:,})",
                 node.start_mark,
             )
         return self.construct_document(node)
