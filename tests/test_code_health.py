@@ -260,3 +260,62 @@ def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, t
     before = pd.read_csv(clean).set_index(key)[["value", "status", "published"]]
     after = pd.read_csv(target / "results/every-measure-2026-toy/numbers.csv").set_index(key)[before.columns]
     pd.testing.assert_frame_equal(after.sort_index(), before.sort_index())
+
+
+def renamed_everywhere(node, names: dict):
+    """``node`` with every text value equal to a key of ``names`` replaced by its value, wherever it stands: a name
+    and every reference to it alike (mapping keys, which are parameters, stay)."""
+    if isinstance(node, dict):
+        return {k: renamed_everywhere(v, names) for k, v in node.items()}
+    if isinstance(node, list):
+        return [renamed_everywhere(v, names) for v in node]
+    return names.get(node, node) if isinstance(node, str) else node
+
+
+@pytest.mark.slow  # a full Snakemake run of .test/: CI runs it
+def test_every_carried_name_of_the_schema_reaches_every_output_inert(dot_test, tmp_path):
+    """The names other keys refer to (CARRIED_NAMES but the experiments', systems' and sides' labels, which
+    test_hostile_pipeline.py attacks): exclusion names and variants, aggregate ids, table labels, each prefixed with markup and a formula wherever the toy writes it, references included: the run
+    completes, no payload is live in the report or any CSV, and every number and status is the clean run's once
+    the prefix is taken out of the cells' names."""
+    import yaml
+    from schema_keys import get_at, instances
+    from test_e2e_privacy import report_data
+    from test_hostile_pipeline import formula_cells
+
+    clean = dot_test / "results/every-measure-2026-toy/numbers.csv"
+    if not clean.exists():
+        assert snakemake_in(dot_test, "--cores", "2").returncode == 0
+    target = tmp_path / ".test"
+    shutil.copytree(dot_test, target, ignore=shutil.ignore_patterns("results", "data", ".snakemake"))
+    path = target / "config/studies/every-measure-2026-toy.yaml"
+    study = yaml.safe_load(path.read_text())
+    study["tables"][0]["labels"] = {"wins": "Wins"}  # a table's labels, which the toy does not give
+    names, keys = {}, set()
+    # experiment and system labels: test_hostile_pipeline.py; planning's labels are the sides' names (the toy's
+    # are its experiments' labels), which its tables' rows are named by: attacked there with them
+    for key in sorted(CARRIED_NAMES - {"experiments.[].label", "systems.[].label", "planning.labels.*"}):
+        for found in instances(study, key.split(".")):
+            value = get_at(study, found)
+            if isinstance(value, str) and value:
+                names[value] = CARRIED_PAYLOAD + value
+                keys.add(key)
+    assert len(keys) >= 4, sorted(keys)  # the names the toy gives
+    path.write_text(yaml.safe_dump(renamed_everywhere(study, names), sort_keys=False, allow_unicode=True))
+    run = snakemake_in(target, "--cores", "2")
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = snakemake_in(target, "--report", "results/report.html")
+    assert report.returncode == 0, report.stderr[-3000:]
+    html = (target / "results/report.html").read_text(errors="ignore")
+    data = report_data(target / "results/report.html")
+    for live in ("onerror=alert(1)>", "<img src=x"):
+        assert live not in html and live not in data, live
+    assert not formula_cells(target / "results"), formula_cells(target / "results")[:5]
+    carried = [p.name for p in (target / "results").rglob("*.csv") if "onerror=alert(1)" in p.read_text()]
+    assert "exclusions_variants.csv" in carried, carried  # the names did reach the outputs (a variant's log)
+    key = ["table", "row", "column"]
+    before = pd.read_csv(clean).set_index(key)[["value", "status", "published"]]
+    after = pd.read_csv(target / "results/every-measure-2026-toy/numbers.csv")
+    after[key] = after[key].apply(lambda column: column.astype(str).str.replace(CARRIED_PAYLOAD, "", regex=False))
+    after = after.set_index(key)[before.columns]
+    pd.testing.assert_frame_equal(after.sort_index(), before.sort_index())
