@@ -218,6 +218,33 @@ CARRIED_PLANTS = [
 ]
 
 
+def toy_copy(dot_test, tmp_path):
+    """(the clean run's numbers.csv, a fresh copy of ``.test`` to change, its study file)."""
+    clean = dot_test / "results/every-measure-2026-toy/numbers.csv"
+    if not clean.exists():
+        assert snakemake_in(dot_test, "--cores", "2").returncode == 0
+    target = tmp_path / ".test"
+    shutil.copytree(dot_test, target, ignore=shutil.ignore_patterns("results", "data", ".snakemake"))
+    return clean, target, target / "config/studies/every-measure-2026-toy.yaml"
+
+
+def run_inert(target):
+    """Run the pipeline and build the report in ``target`` (a copy of ``.test`` with payloads in its study file):
+    both end well, no payload is live in the report's HTML or data, and no CSV cell is a formula."""
+    from test_e2e_privacy import report_data
+    from test_hostile_pipeline import formula_cells
+
+    run = snakemake_in(target, "--cores", "2")
+    assert run.returncode == 0, run.stderr[-3000:]
+    report = snakemake_in(target, "--report", "results/report.html")
+    assert report.returncode == 0, report.stderr[-3000:]
+    html = (target / "results/report.html").read_text(errors="ignore")
+    data = report_data(target / "results/report.html")
+    for live in ("onerror=alert(1)>", "<img src=x"):
+        assert live not in html and live not in data, live
+    assert not formula_cells(target / "results"), formula_cells(target / "results")[:5]
+
+
 @pytest.mark.slow  # a full Snakemake run of .test/: CI runs it
 def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, tmp_path):
     """Every prose key the schema has (tests/security/test_schema_keys.py: CARRIED) that the toy gives, or that can
@@ -226,16 +253,9 @@ def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, t
     clean run's."""
     import yaml
     from schema_keys import get_at, instances, set_at
-    from test_e2e_privacy import report_data
-    from test_hostile_pipeline import formula_cells
     from test_schema_keys import CARRIED
 
-    clean = dot_test / "results/every-measure-2026-toy/numbers.csv"
-    if not clean.exists():
-        assert snakemake_in(dot_test, "--cores", "2").returncode == 0
-    target = tmp_path / ".test"
-    shutil.copytree(dot_test, target, ignore=shutil.ignore_patterns("results", "data", ".snakemake"))
-    path = target / "config/studies/every-measure-2026-toy.yaml"
+    clean, target, path = toy_copy(dot_test, tmp_path)
     study = yaml.safe_load(path.read_text())
     for where, value in CARRIED_PLANTS:
         study = set_at(study, where, value)
@@ -247,15 +267,7 @@ def test_every_carried_text_of_the_schema_reaches_every_output_inert(dot_test, t
                 changed.add(key)
     assert len(changed) >= 18, sorted(changed)  # the prose keys the toy gives or takes
     path.write_text(yaml.safe_dump(study, sort_keys=False, allow_unicode=True))
-    run = snakemake_in(target, "--cores", "2")
-    assert run.returncode == 0, run.stderr[-3000:]
-    report = snakemake_in(target, "--report", "results/report.html")
-    assert report.returncode == 0, report.stderr[-3000:]
-    html = (target / "results/report.html").read_text(errors="ignore")
-    data = report_data(target / "results/report.html")
-    for live in ("onerror=alert(1)>", "<img src=x"):
-        assert live not in html and live not in data, live
-    assert not formula_cells(target / "results"), formula_cells(target / "results")[:5]
+    run_inert(target)
     key = ["table", "row", "column"]
     before = pd.read_csv(clean).set_index(key)[["value", "status", "published"]]
     after = pd.read_csv(target / "results/every-measure-2026-toy/numbers.csv").set_index(key)[before.columns]
@@ -280,15 +292,8 @@ def test_every_carried_name_of_the_schema_reaches_every_output_inert(dot_test, t
     the prefix is taken out of the cells' names."""
     import yaml
     from schema_keys import get_at, instances
-    from test_e2e_privacy import report_data
-    from test_hostile_pipeline import formula_cells
 
-    clean = dot_test / "results/every-measure-2026-toy/numbers.csv"
-    if not clean.exists():
-        assert snakemake_in(dot_test, "--cores", "2").returncode == 0
-    target = tmp_path / ".test"
-    shutil.copytree(dot_test, target, ignore=shutil.ignore_patterns("results", "data", ".snakemake"))
-    path = target / "config/studies/every-measure-2026-toy.yaml"
+    clean, target, path = toy_copy(dot_test, tmp_path)
     study = yaml.safe_load(path.read_text())
     study["tables"][0]["labels"] = {"wins": "Wins"}  # a table's labels, which the toy does not give
     names, keys = {}, set()
@@ -302,15 +307,7 @@ def test_every_carried_name_of_the_schema_reaches_every_output_inert(dot_test, t
                 keys.add(key)
     assert len(keys) >= 4, sorted(keys)  # the names the toy gives
     path.write_text(yaml.safe_dump(renamed_everywhere(study, names), sort_keys=False, allow_unicode=True))
-    run = snakemake_in(target, "--cores", "2")
-    assert run.returncode == 0, run.stderr[-3000:]
-    report = snakemake_in(target, "--report", "results/report.html")
-    assert report.returncode == 0, report.stderr[-3000:]
-    html = (target / "results/report.html").read_text(errors="ignore")
-    data = report_data(target / "results/report.html")
-    for live in ("onerror=alert(1)>", "<img src=x"):
-        assert live not in html and live not in data, live
-    assert not formula_cells(target / "results"), formula_cells(target / "results")[:5]
+    run_inert(target)
     carried = [p.name for p in (target / "results").rglob("*.csv") if "onerror=alert(1)" in p.read_text()]
     assert "exclusions_variants.csv" in carried, carried  # the names did reach the outputs (a variant's log)
     key = ["table", "row", "column"]
