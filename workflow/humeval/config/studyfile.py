@@ -18,6 +18,7 @@ import yaml
 from humeval.errors import HumevalError
 
 __all__ = [
+    "MAX_EXPANDED_NODES",
     "STAGE_KEYS",
     "VALIDATION_ONLY",
     "SafeLoader",
