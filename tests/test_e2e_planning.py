@@ -272,15 +272,16 @@ def test_a_study_relying_on_a_changed_default_gets_one_line_at_dry_run(tmp_path)
 )
 def test_a_vectorised_bootstrap_equals_the_same_draws_run_one_by_one(full_run, study):
     """The findings of these studies read ``pairwise_tally`` and ``k_sample_tests`` (arvan's Tukey HSD over a derived
-    frame of per-input scores), whose item-totals forms compute every draw of planning's bootstrap at once: on the
-    study's own data, the same 30 draws run through the metrics one by one recover each finding as often, fail as
-    often, move the same cells and give the same effects."""
+    frame of per-input scores), whose item-totals forms compute every draw of planning's bootstrap at once (a Tukey
+    p read only against its alpha bounded where the bounds decide, as the job does): on the study's own data, the
+    same 30 draws run through the metrics one by one recover each finding as often, fail as often, move the same
+    cells and give the same effects."""
     import types
 
     from humeval.config.load import load_study
     from humeval.config.planning import PlanningSettings
     from humeval.config.studyfile import STAGE_KEYS, StudySlice, study_slice
-    from humeval.findings import finding_cells, finding_sides, findings
+    from humeval.findings import decision_levels, finding_cells, finding_sides, findings
     from humeval.intermediate import read_csv
     from humeval.metrics import StudyData
     from humeval.planning.bootstrap import Simulator
@@ -309,7 +310,7 @@ def test_a_vectorised_bootstrap_equals_the_same_draws_run_one_by_one(full_run, s
             labels.append(found[2])
     assert chosen, f"{study}: no finding planned from a pilot"
     cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
-    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
+    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells}, levels=decision_levels(chosen, labels))
     assert simulator.totals is not None, f"{study}: its findings' metrics have no item-totals form any more"
     items = len(simulator.items)
     vectorised = simulator.power(chosen, labels, items, 30, np.random.default_rng(11))

@@ -4,6 +4,7 @@ every p-value and interval to the bit, equal and unequal group sizes, and the sa
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -104,3 +105,56 @@ def test_a_no_difference_finding_holds_where_p_is_at_least_alpha_and_nowhere_on_
         assert claim_holds(claim, lambda o, p=p: p if isinstance(o, float) and o == 0.0 else float(o))[0] is significant
         held = claim_holds(no_difference, lambda o, p=p: p if isinstance(o, float) and o == 0.0 else float(o))[0]
         assert held is (not significant and not math.isnan(p))
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 6])
+@pytest.mark.parametrize("df", [5.0, 20.0, 76.0])
+def test_tukeys_p_lies_between_its_bounds_and_a_bounded_p_decides_as_scipys_at_every_level(k, df):
+    """tukey_p_bounds: L = 2 P(T_df > q / sqrt 2) <= scipy's P(Q_{k, df} > q) <= k(k - 1)/2 L at 40 q from 0.1 to
+    8 (equal at k = 2, where Q = sqrt 2 |T|), and every draw it does not send to scipy is on the same side of
+    0.01, 0.05 and 0.1 by L as by scipy's p: the decisions of planning's bootstrap unchanged."""
+    from humeval.metrics.ratings_totals import tukey_p_bounds
+
+    q = np.linspace(0.1, 8.0, 40)
+    exact = np.array([stats.studentized_range.sf(x, k, df) for x in q])
+    levels = frozenset({0.01, 0.05, 0.1})
+    low, needed = tukey_p_bounds(q, np.full(q.size, k), np.full(q.size, df), np.ones(q.size, bool), levels)
+    assert (low <= exact * (1 + 1e-7)).all(), (low - exact).max()
+    assert (exact <= np.minimum(1.0, k * (k - 1) / 2 * low) * (1 + 1e-7)).all()
+    if k == 2:
+        assert low == pytest.approx(exact, rel=1e-7)
+    decided = ~needed
+    assert decided[q < 0.5].all() and decided.sum() >= 10, needed  # a quarter or more need no integral
+    for alpha in levels:
+        assert ((low[decided] < alpha) == (exact[decided] < alpha)).all(), alpha
+
+
+def test_a_bounded_tukey_form_decides_as_the_exact_one_with_fewer_integrals(monkeypatch):
+    """k_sample_totals with the p cell's alpha in ``StudyData.levels``: 200 draws of 4 systems' ratings at a shift
+    that makes the pair's p land on both sides of 0.05; the bounded p decides as the exact one in every draw, and
+    scipy's studentized range is evaluated for fewer of them (counted by wrapping scipy's)."""
+    from humeval.metrics import StudyData, significance
+    from humeval.metrics.ratings_totals import k_sample_totals
+
+    rng = np.random.default_rng(4)
+    rows = [{"item": f"q{i}", "system": s} for i in range(40) for s in "abcd"]
+    pilot = pd.DataFrame(rows)
+    pilot["value"] = rng.normal(size=len(pilot)) + (pilot["system"] == "d") * 0.3
+    pilot = pilot.assign(participant="p", side="O", criterion="c", judgement_id=np.arange(len(pilot)).astype(str))
+    cell = ("t", "a vs d", "p")
+    counted = []
+    real = significance.studentized_range_sf
+    monkeypatch.setattr(significance, "studentized_range_sf", lambda *a: counted.append(a) or real(*a))
+    draws = rng.multinomial(40, np.full(40, 1 / 40), size=200).astype(float)
+    found = {}
+    for levels in (None, {cell: frozenset({0.05})}):
+        data = StudyData(
+            pilot, pilot, pd.DataFrame(), pd.DataFrame(), config={}, wanted=frozenset({cell}), levels=levels
+        )
+        form = k_sample_totals(data, table="t", tests=["tukey"], order="printed")
+        counted.clear()
+        found[levels is None] = form.values(draws[:, np.argsort(form.items)])[cell], len(counted)
+    (exact, all_calls), (bounded, some_calls) = found[True], found[False]
+    assert all_calls == 200 and 0 < some_calls < 100, (all_calls, some_calls)
+    assert 20 < (exact < 0.05).sum() < 180  # both sides
+    assert ((bounded < 0.05) == (exact < 0.05)).all()

@@ -12,6 +12,7 @@ __all__ = [
     "Z95",
     "bases",
     "consistency",
+    "decision_levels",
     "effect_and_error",
     "evaluate",
     "evaluate_draws",
@@ -72,6 +73,32 @@ def finding_cells(finding: dict, side_label: str) -> list[tuple[str, str, str]]:
         for spec in specs
         if isinstance(spec, dict)
     ]
+
+
+def decision_levels(chosen: list[dict], labels: list[str]) -> dict:
+    """{cell: alphas} for the cells the findings ``chosen`` (each on its side label) read only as their test's p:
+    the alphas it is compared with. :func:`humeval.qra.claims.significance_holds` decides p < alpha or p >= alpha,
+    so any number on the same side of each alpha as the p gives every finding's decision (a planning bootstrap's
+    Tukey p-values, :func:`humeval.metrics.ratings_totals.tukey_draws`); a cell a comparison reads is not among
+    them.
+
+    >>> cell = {"table": "t", "row": "{side}", "column": "p"}
+    >>> tested = {"comparisons": [{"left": 1, "op": ">", "right": 0}], "significance": {"p": cell, "alpha": 0.01}}
+    >>> levels = decision_levels([tested, dict(tested, significance={"p": cell})], ["O", "O"])
+    >>> {cell: sorted(alphas) for cell, alphas in levels.items()}
+    {('t', 'O', 'p'): [0.01, 0.05]}
+    >>> decision_levels([tested, {"comparisons": [{"left": cell, "op": "<", "right": 0.05}]}], ["O", "O"])
+    {}
+    """
+    levels, compared = {}, set()
+    for finding, label in zip(chosen, labels):
+        cells = finding_cells(finding, label)
+        significance = finding.get("significance")
+        if significance and isinstance(significance["p"], dict):
+            levels.setdefault(cells[-1], set()).add(float(significance.get("alpha", 0.05)))
+            cells = cells[:-1]
+        compared.update(cells)
+    return {cell: frozenset(alphas) for cell, alphas in levels.items() if cell not in compared}
 
 
 def operands(values: dict, label: str):

@@ -68,6 +68,10 @@ class StudyData:
     #: The cells the caller reads, where it reads only some ({(table, row, column)}: a planning bootstrap's
     #: findings); a metric may skip a costly cell outside them (Tukey's p-values). None: every cell.
     wanted: frozenset | None = None
+    #: {cell: alphas} for the wanted cells read only as a test's p against those alphas
+    #: (:func:`humeval.findings.decision_levels`): a metric's item-totals form may give there any number on the
+    #: same side of each alpha as the p (Tukey's, :func:`humeval.metrics.ratings_totals.tukey_draws`).
+    levels: dict | None = None
     _cells: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     _derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 

@@ -177,9 +177,12 @@ class Simulator:
     cells: :meth:`values` recomputes them from any frame of the pilot's shape, :meth:`power` bootstraps its
     items."""
 
-    def __init__(self, data, side: str, expected: dict, like: Simulator | None = None):
-        """``like``: the simulator of the study's own pilot, whose metric entries and way of reading other sides a
-        simulator of a null pilot takes (:meth:`null_rate`); its cells are then its own, not ``expected``'s."""
+    def __init__(self, data, side: str, expected: dict, like: Simulator | None = None, levels: dict | None = None):
+        """``like``: the simulator of the study's own pilot, whose metric entries, way of reading other sides and
+        ``levels`` a simulator of a null pilot takes (:meth:`null_rate`); its cells are then its own, not
+        ``expected``'s. ``levels``: {cell: alphas} of the cells the findings read only as a test's p
+        (:func:`humeval.findings.decision_levels`), which the item-totals forms may bound (the metrics' values
+        decide alike)."""
         from humeval.metrics import StudyData
 
         rows = data.kept
@@ -205,6 +208,7 @@ class Simulator:
         self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
         self.checked, self.orders = False, None  # forms checked (checked_totals); items' null orders (shrunk_draws)
         self.data, self.study_data = data, StudyData
+        self.levels = like.levels if like is not None else levels or {}
         if like is not None:
             # the cells asked for (``study_of`` computes only those), then their values on this pilot
             self.config, self.with_others, self.expected = like.config, like.with_others, expected
@@ -297,6 +301,7 @@ class Simulator:
             published=self.data.published,
             config=self.config,
             wanted=frozenset(self.expected),
+            levels=self.levels,
         )
 
     def item_totals(self):
@@ -402,8 +407,9 @@ class Simulator:
 
     def checked_totals(self, drawn_e: np.ndarray, drawn: np.ndarray) -> bool:
         """Whether draws are computed by the item-totals forms: where every entry has one, and only after they gave
-        the metrics' own cells on the draw ``drawn`` (to 1e-9; the job fails otherwise), once per simulator (its
-        later bootstraps, a safeguard's, run the same forms)."""
+        the metrics' own cells on the draw ``drawn`` (to 1e-9, and a cell of :attr:`levels` on the same side of
+        each of its alphas; the job fails otherwise), once per simulator (its later bootstraps, a safeguard's, run
+        the same forms)."""
         if self.totals is None:
             return False
         if self.checked:
@@ -414,7 +420,7 @@ class Simulator:
         differing = [
             cell
             for cell in set(own) | set(mine)
-            if not np.isclose(own.get(cell, np.nan), mine.get(cell, np.nan), rtol=0, atol=1e-9, equal_nan=True)
+            if not same_cell(own.get(cell, np.nan), mine.get(cell, np.nan), self.levels.get(cell))
         ]
         if differing:
             raise HumevalError(f"planning: the item-totals forms differ from the metrics at {sorted(differing)[:3]}")
@@ -482,6 +488,18 @@ class Simulator:
             logging.disable(logging.NOTSET)
         changed, fixed_p = moved_parts(chosen, moved)
         return held, failed, changed, margins, fixed_p
+
+
+def same_cell(metric: float, form: float, levels: frozenset | None) -> bool:
+    """Whether an item-totals form's value of a cell is the metric's: equal to 1e-9, or, for a cell read only
+    against ``levels`` (a bounded p), NaN alike and on the same side of each.
+
+    >>> same_cell(0.031, 0.012, frozenset({0.05})), same_cell(0.031, 0.07, frozenset({0.05})), same_cell(0.3, 0.2, None)
+    (True, False, False)
+    """
+    if levels is None or np.isnan(metric) or np.isnan(form):
+        return bool(np.isclose(metric, form, rtol=0, atol=1e-9, equal_nan=True))
+    return all((metric < alpha) == (form < alpha) for alpha in levels)
 
 
 def moved_parts(chosen: list[dict], moved: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

@@ -28,7 +28,16 @@ import numpy as np
 import pandas as pd
 
 from humeval.config.planning import EVALUATOR_FACTORS, PlanningSettings
-from humeval.findings import Z95, bases, effect_and_error, evaluate, finding_cells, finding_sides, findings
+from humeval.findings import (
+    Z95,
+    bases,
+    decision_levels,
+    effect_and_error,
+    evaluate,
+    finding_cells,
+    finding_sides,
+    findings,
+)
 from humeval.planning.bootstrap import Simulator, wilson
 from humeval.planning.budget import Budget
 from humeval.planning.models import NotModelled, model_of, result_columns
@@ -409,7 +418,7 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
     experiments = [(e["id"], e.get("label", e["id"])) for e in study.get("experiments", [])]
     labels = [label_in[f["id"]][experiment] for f in chosen]
     cells = {cell for f, label in zip(chosen, labels) for cell in finding_cells(f, label)}
-    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells})
+    simulator = Simulator(data, side, {cell: computed[cell] for cell in cells}, levels=decision_levels(chosen, labels))
     pilot_size = size[side]
     people, items, per_item = pilot_size
     pilot_values = {cell: computed[cell] for cell in cells}
