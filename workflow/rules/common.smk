@@ -103,7 +103,7 @@ def local_raw(name):
 for _name, _study in STUDIES.items():
     for _line in ambiguous_references(_study, local_raw(_name)):
         raise WorkflowError(f"invalid configuration: [{_name}] {study_path(config, _name)}: {_line}")
-# PNG (300 dpi, for the report) and PDF (vector, for a paper) by default; --config 'figure_formats=[png]' for PNG only
+# PNG (200 dpi, for the report) and PDF (vector, for a paper) by default; --config 'figure_formats=[png]' for PNG only
 FIGURE_FORMATS = list(config.get("figure_formats", ["png", "pdf"]))
 #: Whether each study's reproduction planning runs (--config planning=false skips it).
 PLANNING = str(config.get("planning", True)).lower() == "true"

@@ -121,7 +121,8 @@ def bars(
         )
     ax.axhline(0, color="black", linewidth=0.8)
     fontsize = 8 if len(rows) > 10 else 10
-    ax.set_xticks(range(len(rows)), tick_labels(rows, (figwidth - 1.2) / len(rows), fontsize), fontsize=fontsize)
+    slot = ax.get_position().width * figwidth / len(rows)  # the axes' inches per row (the subplot's margins out)
+    ax.set_xticks(range(len(rows)), tick_labels(rows, slot, fontsize), fontsize=fontsize)
     ax.set_ylabel(ylabel)
     ax.set_xlabel(xlabel)
     ax.margins(y=0.15)
