@@ -1,6 +1,8 @@
 """A figure's key (``figures[].key``): drawn below everything the figure draws, wrapped to its width, so that it
 covers no mark, label or legend."""
 
+import itertools
+
 import pandas as pd
 
 from humeval.config.registry import function
@@ -59,6 +61,6 @@ def test_no_two_tick_labels_of_a_crowded_bar_chart_overlap():
     fig = function("figure", "bars")(audit, plt, table="t", rows=rows, columns=["QAG", "PAQ", "GT"])
     renderer = fig.canvas.get_renderer()
     boxes = [label.get_window_extent(renderer) for label in fig.axes[0].get_xticklabels()]
-    assert all(left.x1 < right.x0 for left, right in zip(boxes, boxes[1:])), [(b.x0, b.x1) for b in boxes]
+    assert all(left.x1 < right.x0 for left, right in itertools.pairwise(boxes)), [(b.x0, b.x1) for b in boxes]
     assert fig.axes[0].get_xticklabels()[-1].get_text() == "Answer\nRelevance\nR3"
     plt.close(fig)
