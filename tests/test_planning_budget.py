@@ -144,3 +144,68 @@ def test_a_study_over_the_bootstrap_budget_keeps_its_model_and_says_how_many_sim
     assert len(others)  # the model's row: it does not simulate pairwise_tally, and says so, as with any budget
     others, theirs = others.reset_index(drop=True), theirs.reset_index(drop=True)
     pd.testing.assert_frame_equal(others, theirs, check_dtype=False)  # caveat: all empty here, strings there
+
+
+def effect_size_study(simulations: int):
+    """20 raters x 10 items x systems A and B (400 ratings, B about 0.5 higher), a finding that B's Cohen's d over
+    A is positive, its interval by 9,999 resamples: no item-totals form, so each draw runs the metric."""
+    rng = np.random.default_rng(3)
+    rows = [{"participant": f"p{r}", "item": f"i{i}", "system": s} for r in range(20) for i in range(10) for s in "AB"]
+    frame = pd.DataFrame(rows)
+    frame["value"] = rng.normal(size=len(frame)) + 0.5 * (frame["system"] == "B")
+    frame = frame.assign(
+        side="O", criterion="c", response_type="likert", judgement_id=np.arange(len(frame)).astype(str)
+    )
+    metric = {
+        "metric": "effect_size",
+        "table": "d",
+        "compare": "system",
+        "pairs": [["B", "A"]],
+        "by": ["side"],
+        "row": "{side}",
+        "columns": {"d": "d", "low": "low", "high": "high"},
+    }
+    finding = {
+        "id": "F1",
+        "text": "B is rated higher than A (Cohen's d > 0)",
+        "comparisons": [{"left": {"table": "d", "row": "{side}", "column": "d"}, "op": ">", "right": 0}],
+    }
+    planning = {"simulations": simulations, "seed": 2, "methods": ["bootstrap"], "evaluators": [20], "items": [10]}
+    return study_data(frame, [metric], finding, planning)
+
+
+def test_a_draw_run_one_by_one_counts_the_resampling_of_its_metrics():
+    """By hand: the pilot's effect size counts 9,999 resamples at 5e-7 + 1.2e-8 x 400 values s each (0.0529947
+    s); a draw of the pilot's 10 items pays it once more, 0.025 + 6 us x 400 judgements + 0.0529947 s; a draw of
+    20 items (twice the values) four times it, BCa's jackknife being n^2."""
+    from humeval.metrics import metrics_study
+    from humeval.planning.bootstrap import Simulator
+
+    data = effect_size_study(10)
+    cells = metrics_study(data)
+    simulator = Simulator(data, "O", {("d", "O", "d"): float(cells["value"].iloc[0])})
+    assert simulator.totals is None
+    assert simulator.resampling == pytest.approx(9_999 * (5e-7 + 1.2e-8 * 400), rel=1e-12)
+    assert simulator.draw_cost(10) == pytest.approx(0.025 + 6e-6 * 400 + 0.0529947, rel=1e-12)
+    assert simulator.draw_cost(20) == pytest.approx(0.025 + 6e-6 * 800 + 4 * 0.0529947, rel=1e-12)
+
+
+def test_a_bootstrap_whose_metrics_resample_in_every_draw_is_bounded_across_its_draws():
+    """A simulation is a draw of the pilot's 10 items (0.0803947 s, above) and one of 10 of its null pilot's 20
+    (800 ratings: 0.025 + 6 us x 400 + half of 9,999 x (5e-7 + 1.2e-8 x 800) = 0.0778950 s): 400 of them count
+    63.3 s, over the job's 30 s, so the bootstrap is not run, and its row says so and that 189 fit. Before, the
+    metric's 9,999 resamples a draw were left out of the count (11 s), and the draws ran for about as long again."""
+    from humeval.metrics import metrics_study
+    from humeval.planning.plan import plan_study
+
+    data = effect_size_study(400)
+    rows = plan_study(data, metrics_study(data))
+    boot = rows[rows["method"] == "bootstrap"]
+    assert len(boot) and boot["power"].isna().all(), boot[["basis", "power", "note"]]
+    assert (
+        boot["note"]
+        .str.contains(
+            r"400 simulations at about 0\.158 s each .* would take 63\.3 s, .*\(planning\.simulations: 189 or fewer"
+        )
+        .all()
+    ), boot["note"].tolist()

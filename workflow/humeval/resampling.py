@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from humeval.errors import HumevalError
 
-__all__ = ["JOB_SECONDS", "job_budget", "spend"]
+__all__ = ["JOB_SECONDS", "counted", "job_budget", "spend"]
 
 #: What the resampling of one metrics or QRA job may count: half the minute a job has on two cores.
 JOB_SECONDS = 30.0
@@ -29,6 +29,7 @@ JOB_SECONDS = 30.0
 class _Left:
     total: float
     left: float
+    spent: float = 0.0
 
 
 _BUDGET: contextvars.ContextVar[_Left | None] = contextvars.ContextVar("resampling budget", default=None)
@@ -45,6 +46,26 @@ def job_budget(seconds: float | None = None):
     token = _BUDGET.set(_Left(*(2 * [JOB_SECONDS if seconds is None else seconds])))
     try:
         yield
+    finally:
+        _BUDGET.reset(token)
+
+
+@contextlib.contextmanager
+def counted():
+    """Count, without bounding, the resampling of the block (a block of its own, inside a job's budget or not):
+    yields the record whose ``spent`` is what it counted, in seconds. What one draw of planning's bootstrap would
+    cost where each draw runs the metrics (:meth:`humeval.planning.bootstrap.Simulator.draw_cost`), each of which
+    opens a budget of its own.
+
+    >>> with counted() as count:
+    ...     spend("resamples", 1_000, 0.0005, once=0.1)
+    >>> count.spent
+    0.6
+    """
+    record = _Left(float("inf"), float("inf"))
+    token = _BUDGET.set(record)
+    try:
+        yield record
     finally:
         _BUDGET.reset(token)
 
@@ -67,6 +88,7 @@ def spend(key: str, resamples: int, per_resample: float, once: float = 0.0) -> N
     seconds = resamples * per_resample + once
     if seconds <= budget.left:
         budget.left -= seconds
+        budget.spent += seconds
         return
     fits = max(0, int((budget.left - once) / per_resample)) if per_resample > 0 else 0
     advice = f"{key}: {fits:,} or fewer" if fits else "fewer values, groups or entries"

@@ -207,12 +207,13 @@ class Simulator:
         self.other_people = people[~on_side]
         self.moved = {}  # (grouping columns, group) -> the cells with that group moved by 1 (:meth:`shifted`)
         self.checked, self.orders = False, None  # forms checked (checked_totals); items' null orders (shrunk_draws)
+        self.resampling = 0.0  # the counted seconds of the metrics' resampling on the pilot (counted_values)
         self.data, self.study_data = data, StudyData
         self.levels = like.levels if like is not None else levels or {}
         if like is not None:
             # the cells asked for (``study_of`` computes only those), then their values on this pilot
             self.config, self.with_others, self.expected = like.config, like.with_others, expected
-            self.identity = self.values(self.pilot)
+            self.identity = self.counted_values()
             self.expected = {cell: self.identity.get(cell, np.nan) for cell in expected}
             self.totals = self.item_totals()
             return
@@ -224,7 +225,7 @@ class Simulator:
         # other sides' judgements beside it; the cells must be the study's either way
         for self.with_others in (False, True):
             try:
-                identity = self.values(self.pilot)
+                identity = self.counted_values()
             except (HumevalError, ValueError, KeyError):
                 continue
             differing = [c for c, v in expected.items() if not np.isclose(identity.get(c, np.nan), v, equal_nan=True)]
@@ -291,6 +292,17 @@ class Simulator:
         turn = (rng.random(base.shape) * counts[base]).astype(int)  # one of the item's orders, each alike
         return np.where(kept, base, table[base, turn])
 
+    def counted_values(self) -> dict:
+        """:meth:`values` of the pilot as it is, and in :attr:`resampling` the seconds its metrics' resampling
+        counts (:func:`humeval.resampling.counted`), which each draw run one by one pays again
+        (:meth:`draw_cost`)."""
+        from humeval.resampling import counted
+
+        with counted() as count:
+            values = self.values(self.pilot)
+        self.resampling = count.spent
+        return values
+
     def study_of(self, kept: pd.DataFrame, people: pd.DataFrame):
         """The study's data with ``kept`` as its judgements (all kept: a draw has no exclusions) and ``people``."""
         return self.study_data(
@@ -334,13 +346,16 @@ class Simulator:
     def draw_cost(self, items: int) -> float:
         """The counted seconds of one draw of ``items`` items (:func:`humeval.planning.budget.draw_seconds`): by
         the item-totals forms, or the metrics run on the draw's judgements (the pilot's, in proportion to the items
-        drawn, and the other sides' where they are read too)."""
+        drawn, and the other sides' where they are read too), with the resampling they count on the pilot
+        (:meth:`counted_values`) grown as the items do, squared for a draw larger than the pilot (BCa's jackknife is
+        n^2): a metric's bootstrap in every draw is bounded across the draws, not only within each."""
         from humeval.planning.budget import draw_seconds
 
         if self.totals is not None:
             return draw_seconds(True, 0, items, sum(form.calls for form, _ in self.totals))
-        judgements = len(self.pilot) * items / max(len(self.items), 1) + (len(self.others) if self.with_others else 0)
-        return draw_seconds(False, round(judgements), items, 0)
+        ratio = items / max(len(self.items), 1)
+        judgements = len(self.pilot) * ratio + (len(self.others) if self.with_others else 0)
+        return draw_seconds(False, round(judgements), items, 0, self.resampling * max(ratio, ratio**2))
 
     def vectorised_values(self, drawn: np.ndarray) -> dict:
         """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items); an item

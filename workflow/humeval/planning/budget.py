@@ -34,15 +34,18 @@ VECTORISED_DRAW, VECTORISED_ITEM, SCIPY_CALL = 0.001, 1.2e-7, 0.011
 MAX_DRAWN = 20_000_000
 
 
-def draw_seconds(vectorised: bool, judgements: int, items: int, calls: int) -> float:
-    """The counted cost of one draw of ``items`` items: run one by one over ``judgements`` judgements, or by the
-    item-totals forms with ``calls`` scipy evaluations.
+def draw_seconds(vectorised: bool, judgements: int, items: int, calls: int, resampling: float = 0.0) -> float:
+    """The counted cost of one draw of ``items`` items: run one by one over ``judgements`` judgements, with the
+    ``resampling`` seconds its metrics count (:func:`humeval.resampling.spend`: an effect size's bootstrap, a
+    permutation test), or by the item-totals forms with ``calls`` scipy evaluations.
 
     >>> round(draw_seconds(False, 57_100, 200, 0), 4), round(draw_seconds(True, 3_600, 1_200, 1), 6)
     (0.3676, 0.012144)
+    >>> round(draw_seconds(False, 57_100, 200, 0, resampling=0.5), 4)
+    0.8676
     """
     if not vectorised:
-        return ONE_BY_ONE_DRAW + ONE_BY_ONE_JUDGEMENT * judgements
+        return ONE_BY_ONE_DRAW + ONE_BY_ONE_JUDGEMENT * judgements + resampling
     return VECTORISED_DRAW + VECTORISED_ITEM * items + SCIPY_CALL * calls
 
 
