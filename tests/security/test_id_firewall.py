@@ -63,8 +63,9 @@ def test_no_route_carries_a_raw_id_out_of_extraction(tmp_path, route):
         assert own[first] == f"my prolific id is {first}" and own[second] == f"not {first}, I am {second}!"
 
 
-def test_a_short_study_number_is_not_rewritten_in_text(tmp_path):
-    """Ids shorter than MIN_SCANNED_ID (a study's own numbering, 0-4) are not looked for in text: a 3 stays 3."""
+def test_a_short_study_number_is_not_rewritten_in_a_carried_label(tmp_path):
+    """Ids shorter than MIN_SCANNED_ID of digits alone (a study's own numbering, 0-4) are not looked for in a
+    carried column not declared free text (a label from a closed set: a condition, a list): a 3 stays 3."""
     rows = [{"PROLIFIC_PID": "3", "item": "i3", "system": "A", "score": 1, "comment": "item 3 of 3"}]
     judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})
     assert judgements["comment"].tolist() == ["item 3 of 3"] and judgements["item"].tolist() == ["i3"]
@@ -80,6 +81,31 @@ def test_a_short_rater_id_with_a_letter_is_scrubbed_from_carried_text_as_a_word(
     judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}})
     jo, kim = judgements["participant"].tolist()
     assert judgements["comment"].tolist() == [f"thanks, {jo} (not Jo7x)", f"{kim}: {jo} was here"]
+
+
+def test_a_rater_id_of_any_length_is_scrubbed_from_declared_free_text_as_a_word(tmp_path):
+    """Issue 54: a study's rater ids are known, so in a column declared free text (``carry_as: text``) one of
+    digits alone (``42``, ``7``) is its pseudonym wherever it stands as a whole word, in any spelling (full-width
+    digits); inside a number (142, 4.2, 7,5) it is not an id and stays, as it does in a label column beside it."""
+    rows = [
+        {
+            "PROLIFIC_PID": "42",
+            "item": "i1",
+            "system": "A",
+            "score": 1,
+            "note": "rater 42, not 142 or 4.2",
+            "list": "7",
+        },
+        {"PROLIFIC_PID": "7", "item": "i1", "system": "A", "score": 2, "note": "４２ and I (7) gave 7,5", "list": "42"},
+    ]
+    params = {**BASE, "carry": {"note": "note", "list": "list"}, "carry_as": {"note": "text"}}
+    judgements, _ = extract(tmp_path, rows, params)
+    forty_two, seven = judgements["participant"].tolist()
+    assert judgements["note"].tolist() == [
+        f"rater {forty_two}, not 142 or 4.2",
+        f"{forty_two} and I ({seven}) gave 7,5",
+    ]
+    assert judgements["list"].tolist() == ["7", "42"]
 
 
 def test_json_lines_ids_are_text_and_a_null_id_is_one_line(tmp_path):

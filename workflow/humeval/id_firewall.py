@@ -20,10 +20,11 @@ __all__ = ["personal_data_firewall", "personal_header", "readable", "scrub_ids",
 #: participants 42-938), and looking for ``3`` in free text would rewrite every 3.
 MIN_SCANNED_ID = 6
 #: A raw id shorter than :data:`MIN_SCANNED_ID` that holds a letter and at least this many characters (``ab12``, a
-#: first name) is replaced in carried free text where it stands as a whole word (:func:`short_ids_replaced`): a
-#: study's rater ids are known, so a rater who signs a comment with one is not named by it. A short id of digits
-#: alone (``42``) or of one character (``A``) is a study's own numbering, indistinguishable from a count in text
-#: ("item 3 of 3"), and stays: it names no one to a reader who lacks the raw export.
+#: first name) is replaced in an error message where it stands as a whole word (:func:`short_ids_replaced`); one
+#: of digits alone (``42``) or of one character stays there, since a message's row numbers and counts would read
+#: as it. In carried free text every raw id of any length is replaced where it stands as a whole word (issue 54:
+#: a study's rater ids are known, so a rater who signs a comment "rater 42" is not named by it), a count equal to
+#: a rater's number ("3 of 5") with it: the text then reads the pseudonym there.
 MIN_SHORT_ID = 2
 #: Columns :func:`scrub_ids` leaves alone: fixed vocabularies, numbers and the pseudonyms themselves.
 NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
@@ -211,29 +212,32 @@ def scrub_text(text: str, ids: dict[str, str]) -> str:
     return short_ids_replaced(pd.Series([text], dtype=object), short)[0].iloc[0] if short else text
 
 
-def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
+def scrub_ids(frame: pd.DataFrame, ids: dict[str, str], free_text: frozenset = frozenset()) -> pd.DataFrame:
     """The identifier firewall: every raw id of at least :data:`MIN_SCANNED_ID` characters that stands in a text
     column of ``frame`` (a judgement id, an item, a carried free-text answer such as "my prolific id is 5f1a...")
     replaced by its pseudonym (``ids``, from :func:`collected_ids`), in any letter case, whatever route brought it
-    there.
+    there; in a carried column a shorter one that holds a letter, and in one of ``free_text`` (declared ``carry_as:
+    text``) one of any length, where it stands as a whole word (:data:`MIN_SHORT_ID`).
 
     Linear in the text: the distinct values of a column are joined and cut into runs of letters and digits once
     (one regular-expression pass in C); only the ids whose longest such run is among them, or that have no run
     of :data:`MIN_SCANNED_ID` characters (an e-mail address), are then replaced, in the values that hold them.
 
-    >>> scrub_ids(pd.DataFrame({"note": ["my id is 5f1a2b3c4d!", "ok 42"]}), {"5f1a2b3c4d": "P1", "42": "P2"})
+    >>> notes = pd.DataFrame({"note": ["my id is 5f1a2b3c4d!", "rater 42", "ok 142"], "list": ["1", "42", "3"]})
+    >>> scrub_ids(notes, {"5f1a2b3c4d": "P1", "42": "P2"}, free_text=frozenset({"note"}))
     ... # doctest: +NORMALIZE_WHITESPACE
-                    note
-    0  my id is P1!
-    1          ok 42
+               note list
+    0  my id is P1!    1
+    1      rater P2   42
+    2        ok 142    3
     """
     import re
 
     import numpy as np
 
     scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
-    short = short_ids(ids)
-    if not scanned and not short:
+    short, every = short_ids(ids), short_ids(ids, every=True)
+    if not scanned and not short and not (free_text and every):
         return frame
     anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
     numeric = {
@@ -262,8 +266,9 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
             if holds.any():
                 text[holds] = text[holds].str.replace(spelled, scanned[raw].replace("\\", "\\\\"), regex=True)
                 hit = True
-        if column not in JUDGEMENT_COLUMNS and short:  # carried free text: short ids too, as whole words
-            text, shortened = short_ids_replaced(text, short)
+        whole_words = every if column in free_text else short
+        if column not in JUDGEMENT_COLUMNS and whole_words:  # carried: short ids too, as whole words
+            text, shortened = short_ids_replaced(text, whole_words)
             hit = hit or shortened
         if hit:
             text = text.where(text != folded, original)  # a value without an id stays as written
@@ -273,12 +278,19 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str]) -> pd.DataFrame:
     return frame.assign(**changed) if changed else frame
 
 
-def short_ids(ids: dict[str, str]) -> dict[str, str]:
-    """The raw ids of ``ids`` (raw -> pseudonym) that are looked for only as whole words (:data:`MIN_SHORT_ID`)."""
+def short_ids(ids: dict[str, str], every: bool = False) -> dict[str, str]:
+    """The raw ids of ``ids`` (raw -> pseudonym) that are looked for only as whole words: shorter than
+    :data:`MIN_SCANNED_ID`, and, unless ``every`` (carried free text), of :data:`MIN_SHORT_ID` or more characters
+    with a letter among them (an error message's row numbers stay).
+
+    >>> ids = {"42": "P1", "Jo7": "P2", "7": "P3", "5f1a2b3c4d": "P4"}
+    >>> sorted(short_ids(ids)), sorted(short_ids(ids, every=True))
+    (['Jo7'], ['42', '7', 'Jo7'])
+    """
     return {
         raw: name
         for raw, name in ids.items()
-        if MIN_SHORT_ID <= len(raw) < MIN_SCANNED_ID and any(map(str.isalpha, raw))
+        if len(raw) < MIN_SCANNED_ID and (every or (len(raw) >= MIN_SHORT_ID and any(map(str.isalpha, raw))))
     }
 
 
@@ -290,6 +302,8 @@ def short_ids_replaced(text: pd.Series, short: dict[str, str]) -> tuple[pd.Serie
 
     >>> short_ids_replaced(pd.Series(["thanks, ab12", "Ab12x and ab12"]), {"ab12": "P1"})[0].tolist()
     ['thanks, P1', 'Ab12x and P1']
+    >>> short_ids_replaced(pd.Series(["I am 5.", "rated 4.5 or 5,0 at 10:5"]), {"5": "P2"})[0].tolist()
+    ['I am P2.', 'rated 4.5 or 5,0 at 10:5']
     """
     import re
 
@@ -298,7 +312,8 @@ def short_ids_replaced(text: pd.Series, short: dict[str, str]) -> tuple[pd.Serie
     present = [raw for raw in short if raw.casefold() in (words if raw.isalnum() else joined)]
     hit = False
     for raw in sorted(present, key=len, reverse=True):
-        spelled = re.compile(rf"(?<!\w){re.escape(raw)}(?!\w)", re.IGNORECASE)
+        # a whole word, and not a part of a number (4.5, 3,000, 10:42)
+        spelled = re.compile(rf"(?<!\w)(?<!\d[.,:]){re.escape(raw)}(?!\w)(?![.,:]\d)", re.IGNORECASE)
         holds = text.str.contains(spelled)
         if holds.any():
             text = text.copy()

@@ -194,9 +194,11 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
                 j, p = load(inputs, study["name"], entry["side"], **entry.get("params", {}))
             except HumevalError as exc:  # an error quotes the export's cells: its ids as pseudonyms, the rest removed
                 raise HumevalError(scrub_message(str(exc), ids)) from None
-        j, p = scrub_ids(j, ids), scrub_ids(p, ids)  # the identifier firewall: raw ids leave only as pseudonyms
-        # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
+        # the identifier firewall: raw ids leave only as pseudonyms (in free text, ids of any length)
         declared = (entry.get("params") or {}).get("carry_as") or {}
+        free_text = frozenset(column for column, kind in declared.items() if kind == "text")
+        j, p = scrub_ids(j, ids, free_text), scrub_ids(p, ids, free_text)
+        # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
         carried = {
             k: v if isinstance(v, list) else [v] for k, v in ((entry.get("params") or {}).get("carry") or {}).items()
         }
