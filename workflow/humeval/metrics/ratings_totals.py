@@ -363,30 +363,32 @@ def k_sample_totals(
             value, present = totals[:, :cells_n], (totals[:, cells_n:] > 0).astype(float)
             return np.hstack([present @ indicator, value @ indicator, (value**2) @ indicator])
 
-    plans = []  # per by-group: its keys and the Tukey pairs (i, j) of ``wanted`` it writes, and whether intervals
+    # per by-group: its keys, the Tukey pairs (i, j) of ``wanted`` it writes, each with the alphas its p is only
+    # compared with (``data.levels``, None: its exact p), and whether intervals
+    plans = []
     for g, key in enumerate(keys):
         pairs, intervals = (
             ({(i, j) for i in range(k_all) for j in range(i + 1, k_all)}, True)
             if data.wanted is None
             else wanted_pairs(wanted, table, row, column, key, labels, data.wanted)
         )
-        plans.append((key, sorted(pairs), intervals))
+        levels = {}
+        for i, j in pairs:
+            fields = {**key, "test": f"{wanted[i]} vs {wanted[j]}", "stat": "p"}
+            levels[i, j] = (data.levels or {}).get((table, render(row, fields, labels), render(column, fields, labels)))
+        plans.append((key, sorted(pairs), intervals, levels))
     printed = order == "printed"
 
     def cells(totals):
         totals = totals if observed is None else observed(totals)
         n, mean, variance = (part.reshape(len(totals), len(keys), k_all) for part in mean_and_variance(totals, width))
         out = {}
-        for g, (key, pairs, intervals) in enumerate(plans):
+        for g, (key, pairs, intervals, levels) in enumerate(plans):
             samples = Samples(n[:, g], mean[:, g], variance[:, g], stated=not printed)
             found = {"anova": anova_draws(samples)} if "anova" in tests else {}
             if "tukey" in tests:
                 for i, j in pairs:
-                    test = f"{wanted[i]} vs {wanted[j]}"
-                    fields = {**key, "test": test, "stat": "p"}
-                    p_cell = (table, render(row, fields, labels), render(column, fields, labels))
-                    levels = (data.levels or {}).get(p_cell)
-                    found[test] = tukey_draws(samples, i, j, printed, intervals, levels)
+                    found[f"{wanted[i]} vs {wanted[j]}"] = tukey_draws(samples, i, j, printed, intervals, levels[i, j])
             for test, (values, refused) in found.items():
                 for stat, value in zip(TEST_STATS["tukey" if test != "anova" else "anova"], values):
                     fields = {**key, "test": test, "stat": stat}
@@ -394,7 +396,7 @@ def k_sample_totals(
                     out[cell] = nan_where(value, refused)
         return out
 
-    calls = sum(len(pairs) for _, pairs, _ in plans) if "tukey" in tests else 0
+    calls = sum(len(pairs) for _, pairs, _, _ in plans) if "tukey" in tests else 0
     return ItemTotals(items, per_item, cells, calls)
 
 
