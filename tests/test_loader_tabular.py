@@ -232,3 +232,22 @@ def test_a_nested_json_export_that_does_not_have_its_records_is_one_line(tmp_pat
     with pytest.raises(HumevalError) as caught:
         read_json_records(str(path), records)
     assert line in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_carried_part_of_a_column_is_its_patterns_first_group_and_a_value_it_misses_names_its_row(tmp_path):
+    """``carry: {summary: {column: code, part: regex}}`` carries the regex's first group of each value (puduppully's
+    summary ``256`` of the item key ``256#1#0``); a value it does not match, or a pattern without a group, is one
+    line naming the row or the key."""
+    from humeval.errors import HumevalError
+
+    text = "rater,code,score\nr1,256#1#0,1\nr2,12#4#3,2\n"
+    common = {"participant": "rater", "item": ["code"], "criteria": {"q": "score"}, "system": {"value": "A"}}
+    judgements, _ = load_ratings(tmp_path, text, carry={"summary": {"column": "code", "part": "^([^#]+)#"}}, **common)
+    assert judgements.sort_values("item")["summary"].tolist() == ["12", "256"]
+    with pytest.raises(HumevalError) as caught:
+        load_ratings(
+            tmp_path, text + "r3,oops,3\n", carry={"summary": {"column": "code", "part": "^([^#]+)#"}}, **common
+        )
+    assert "wide.csv: row ratings:4, carry summary: part '^([^#]+)#' finds nothing in 'oops'" in str(caught.value)
+    with pytest.raises(HumevalError, match="has no group"):
+        load_ratings(tmp_path, text, carry={"summary": {"column": "code", "part": "^[^#]+#"}}, **common)

@@ -16,7 +16,7 @@ from humeval.errors import HumevalError
 __all__ = ["check_patterns", "config_pattern"]
 
 #: The params of a loader whose values are config regular expressions.
-PATTERN_KEYS = ("pattern", "columns", "file_pattern", "response_text_pattern")
+PATTERN_KEYS = ("pattern", "part", "columns", "file_pattern", "response_text_pattern")
 
 
 @cache

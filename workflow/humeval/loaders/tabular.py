@@ -133,7 +133,7 @@ def fill(spec, groups: dict, path: str):
     return spec
 
 
-NOT_COLUMNS = ("map", "value", "from", "file_pattern")
+NOT_COLUMNS = ("map", "value", "from", "file_pattern", "part")
 
 
 def has_placeholder(spec) -> bool:
@@ -205,7 +205,30 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
     for name, spec in options.get("carry", {}).items():
         carried = spec if isinstance(spec, list) else [spec]
         base[name] = joined(source, [find_column(columns, c, path, f"carry {name}") for c in carried])
+        if isinstance(spec, dict) and "part" in spec:
+            base[name] = text_part(base[name], spec["part"], raw["_row"], f"carry {name}", path)
     return base
+
+
+def text_part(text: pd.Series, pattern: str, rows: pd.Series, what: str, path: str) -> pd.Series:
+    """The first group of the regular expression ``pattern`` (RE2, :func:`humeval.patterns.config_pattern`) on each
+    value of ``text``, found once per distinct value: a carried column's part of a key (``{column: Input.code,
+    part: '^([^#]+)#'}``, the summary of puduppully's ``256#1#0``); a value the pattern does not match, or whose
+    group is empty, is an error naming the row."""
+    regex = config_pattern(pattern)
+    if regex.groups < 1:
+        raise HumevalError(f"{what}: part {pattern!r} has no group: write the part to keep in parentheses", file=path)
+    distinct = pd.unique(text)
+    found = [regex.search(str(value)) for value in distinct]
+    parts = {value: (match.group(1) or "") if match else "" for value, match in zip(distinct, found)}
+    values = text.map(parts)
+    refuse_first(
+        pd.DataFrame({"_row": rows, "text": text}),
+        values == "",
+        lambda r: f"row {r['_row']}, {what}: part {pattern!r} finds nothing in {r['text']!r}",
+        path,
+    )
+    return values
 
 
 SLOT_KEYS = ("participant", "item", "judgement", "system", "system_b", "carry")
@@ -362,7 +385,7 @@ def load(
     value_map: dict[str, float] | None = None,
     scale: list[float] | None = None,
     where: dict | None = None,
-    carry: dict[str, str | list] | None = None,
+    carry: dict[str, str | list | dict] | None = None,
     carry_as: dict[str, CarriedKind] | None = None,
     join: dict | None = None,
     format: Literal["csv", "tsv", "xlsx", "jsonl", "json"] | None = None,
@@ -420,7 +443,9 @@ def load(
     where : dict, optional
         ``{column spec: value or [values]}``: the rows to keep (drop gold questions, say), applied first.
     carry : dict of str to column spec or list, optional
-        Tidy column -> the column(s) it copies, joined with ``|`` (not a tidy column's name, nor ``rater``).
+        Tidy column -> the column(s) it copies, joined with ``|`` (not a tidy column's name, nor ``rater``); a
+        spec ``{column: x, part: regex}`` copies the regex's first group of each value (the summary ``256`` of an
+        item key ``256#1#0``: ``part: '^([^#]+)#'``).
     carry_as : dict of str to {'label', 'number', 'text'}, optional
         What a carried column holds, for the identifier and personal-data firewall at extraction: ``label`` (the
         default: a value from a closed set, refused if it holds an e-mail or IP address), ``number``, or ``text``
