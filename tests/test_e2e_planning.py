@@ -379,3 +379,75 @@ def test_a_bootstrap_over_the_jobs_budget_is_not_run_and_says_how_many_simulatio
         "planning.methods: [model])"
     )
     assert (boot["note"] == expected).all(), boot["note"].unique()
+
+
+def per_summary_scores(results) -> pd.Series:
+    """puduppully's per-summary scores from its tidy judgements (pandas alone, none of the package): per criterion,
+    summary (the item key's part before '#': ``256`` of ``256#1#0``) and system, the signs of side ``pairs``'
+    judgements summed over both positions, as System evaluations.ipynb's write_count_dict scores them."""
+    tidy = pd.read_csv(results / "tidy/judgements.csv", dtype=str, keep_default_na=False)
+    pairs = tidy[tidy["side"] == "pairs"]
+    sign = np.sign(pairs["value"].astype(float))
+    summary = pairs["item"].str.split("#").str[0]
+    first = pd.DataFrame({"criterion": pairs["criterion"], "summary": summary, "system": pairs["system"], "s": sign})
+    second = first.assign(system=pairs["system_b"], s=-sign)
+    return pd.concat([first, second]).groupby(["criterion", "summary", "system"])["s"].sum()
+
+
+def test_puduppullys_per_summary_scores_from_the_judgements_are_the_authors_own(full_run):
+    """The samples of puduppully's ANOVA and Tukey HSD are derived from the judgements (frame summary_scores), so
+    planning's bootstrap resamples them; they equal the authors' own file of them (side anova_scores, read from
+    Results/Responses/ANOVA/<criterion>_anova.xlsx) in all 300 cells."""
+    results = full_run / "results/puduppully-2021-macro-planning"
+    mine = per_summary_scores(results)
+    tidy = pd.read_csv(results / "tidy/judgements.csv", dtype=str, keep_default_na=False)
+    authors = tidy[tidy["side"] == "anova_scores"]
+    theirs = authors.set_index(["criterion", "item", "system"])["value"].astype(float)
+    theirs.index.names = mine.index.names
+    assert len(mine) == len(theirs) == 300
+    assert (mine.reindex(theirs.index) == theirs).all()
+
+
+def test_a_test_over_summaries_is_bootstrapped_by_summary(full_run):
+    """puduppully's D1 (Template less repetitive than Macro, Tukey HSD p < 0.05 over the 20 per-summary scores of
+    each system) is planned by drawing summaries, the unit its test runs over, each with all its pair items: its
+    power at R1's size equals an independent bootstrap (pandas and scipy's ``tukey_hsd`` on per-summary scores
+    recomputed from the tidy table, 200 draws of 20 summaries) within four standard errors. Drawing pair items
+    within fixed summaries, as planning did first, gave 0.555; holding the authors' file fixed gave no power."""
+    from scipy.stats import tukey_hsd
+
+    results = full_run / "results/puduppully-2021-macro-planning"
+    table = per_summary_scores(results).loc["redun"].unstack("system")  # 20 summaries x 5 systems
+    systems, scores = list(table.columns), table.to_numpy()
+    rng = np.random.default_rng(2026)
+    held, draws = 0, 200
+    for _ in range(draws):
+        drawn = scores[rng.integers(0, len(scores), len(scores))]
+        p = tukey_hsd(*drawn.T).pvalue[systems.index("template"), systems.index("macro")]
+        held += bool(drawn[:, systems.index("template")].mean() > drawn[:, systems.index("macro")].mean() and p < 0.05)
+    direct = held / draws
+    power = pd.read_csv(results / "planning/power.csv")
+    rows = power[(power["finding"] == "D1") & (power["design"] == "R1") & (power["method"] == "bootstrap")]
+    row = rows[rows["basis"] == "observed"].iloc[0]
+    reported, n = float(row["power"]), int(row["simulations"])
+    error = np.sqrt(direct * (1 - direct) * (1 / n + 1 / draws))
+    assert abs(reported - direct) <= 4 * error, (reported, direct, error)
+    assert "draws summary values (20 in R1)" in row["note"], row["note"]
+
+
+@pytest.mark.parametrize(
+    "study, finding",
+    [
+        ("puduppully-2021-macro-planning", "D1"),
+        ("puduppully-2021-macro-planning", "D2"),
+        ("arvan-2024-paraphrase-bws", "A2t"),
+    ],
+)
+def test_a_test_over_units_holds_at_zero_effect_at_most_nominally(full_run, study, finding):
+    """A Tukey HSD over units (summaries, inputs), bootstrapped by unit from the pilot made null (each unit also in
+    its systems' other order), holds in at most the nominal 2.5% of one direction, within Monte Carlo error."""
+    power = pd.read_csv(full_run / "results" / study / "planning/power.csv")
+    rows = power[(power["finding"] == finding) & (power["method"] == "bootstrap") & power["paper_null_rate"].notna()]
+    assert len(rows) > 0
+    for rate, n in zip(rows["paper_null_rate"], rows["simulations"]):
+        assert rate <= 0.025 + 3 * np.sqrt(0.025 * 0.975 / n), (finding, rate)

@@ -14,7 +14,11 @@ from humeval.metrics.item_totals_forms import ITEM_TOTALS
 
 SYSTEMS = [{"code": "a", "label": "A"}, {"code": "b", "label": "B"}, {"code": "c", "label": "C"}]
 #: A derived frame as arvan's: per input (several items each) and system, wins - losses over both positions.
-DERIVED = [{"id": "input_scores", "by": ["input", "system"], "reduce": "pairwise_score"}]
+DERIVED = [
+    {"id": "input_scores", "by": ["input", "system"], "reduce": "pairwise_score"},
+    # per criterion and system: the criteria are the observations, fixed, and no unit the items nest in
+    {"id": "criterion_scores", "by": ["criterion", "system"], "reduce": "pairwise_score"},
+]
 CONFIG = {"systems": SYSTEMS, "derived": DERIVED}
 
 
@@ -171,9 +175,17 @@ CASES = {
             "row": "{criterion}|{test}",
         },
     ),
+    # observations of a unit (input) the items nest in: drawn by unit, each input copy an observation of its own
     "k_sample_tests:derived frame": (
         lambda rng: pairwise_pilot(rng, items=24, raters=3).assign(input=lambda f: f["item"].str[1:].astype(int) % 6),
         {"table": "t", "tests": ["anova", "tukey"], "order": "printed", "frame": "input_scores"},
+        "input",
+    ),
+    "k_sample_tests:derived frame of criteria": (
+        lambda rng: pairwise_pilot(rng, items=24, raters=3).assign(
+            criterion=lambda f: "c" + (f["participant"].str[1:].astype(int) % 3).astype(str)
+        ),
+        {"table": "t", "tests": ["anova", "tukey"], "order": "printed", "frame": "criterion_scores"},
     ),
     "k_sample_tests:stated order": (
         lambda rng: ratings_pilot(rng, items=6, raters=3),
@@ -194,10 +206,26 @@ CASES = {
 UNDEFINED_ON_ONE_ITEM = ("icc", "mode_correlation", "auto_correlation")
 
 
-def resampled(pilot: pd.DataFrame, drawn: np.ndarray, items: np.ndarray) -> pd.DataFrame:
-    """The judgements of the drawn items (codes into ``items``), each copy an item of its own."""
+def resampled(pilot: pd.DataFrame, drawn: np.ndarray, items: np.ndarray, copy=None, unit=None) -> pd.DataFrame:
+    """The judgements of the drawn items (codes into ``items``), each copy an item of its own, and with a ``unit``
+    column, each item's unit copy (``copy``, per drawn item) a unit of its own."""
     parts = [pilot[pilot["item"] == items[code]].assign(item=f"{items[code]}~{k}") for k, code in enumerate(drawn)]
+    if unit is not None:
+        parts = [part.assign(**{unit: part[unit].astype(str) + f"~{c}"}) for part, c in zip(parts, copy)]
     return pd.concat(parts, ignore_index=True)
+
+
+def unit_draws(rng, pilot: pd.DataFrame, items: np.ndarray, unit: str, simulations: int):
+    """Draws of the pilot's units with replacement, each with all its items: per draw the item codes and each
+    one's unit copy (its place in the draw)."""
+    of = pilot.drop_duplicates("item").set_index("item")[unit]
+    members = {u: np.flatnonzero(of.reindex(items).to_numpy() == u) for u in pd.unique(of)}
+    names = list(members)
+    out = []
+    for row in rng.integers(0, len(names), size=(simulations, len(names))):
+        codes = [members[names[u]] for u in row]
+        out.append((np.concatenate(codes), np.repeat(np.arange(len(row)), [len(c) for c in codes])))
+    return out
 
 
 def cells(frame: pd.DataFrame) -> dict:
@@ -207,7 +235,8 @@ def cells(frame: pd.DataFrame) -> dict:
 @pytest.mark.parametrize("metric", sorted(CASES))
 def test_an_item_totals_form_gives_its_metrics_cells_on_every_resample(metric):
     rng = np.random.default_rng(7)
-    make, params = CASES[metric]
+    make, params, *unit = CASES[metric]
+    unit = unit[0] if unit else None
     metric = metric.split(":")[0]  # a second case of one metric: "name:what it varies"
     pilot = make(rng)
     pilot, people = pilot if isinstance(pilot, tuple) else (pilot, pd.DataFrame())
@@ -215,15 +244,20 @@ def test_an_item_totals_form_gives_its_metrics_cells_on_every_resample(metric):
     form = ITEM_TOTALS[metric](data, **params)
     identity = {c: v[0] for c, v in form.values(np.ones((1, len(form.items)))).items()}
     assert identity == pytest.approx(cells(function("metric", metric)(data, **params)), rel=1e-12)
-    draws = rng.integers(0, len(form.items), size=(40, len(form.items)))
-    draws[0] = 0  # one item drawn every time: systems it does not show are left out
+    if unit is None:
+        draws = rng.integers(0, len(form.items), size=(40, len(form.items)))
+        draws[0] = 0  # one item drawn every time: systems it does not show are left out
+        draws = [(drawn, None) for drawn in draws]
+    else:
+        draws = unit_draws(rng, pilot, form.items, unit, 40)
     # one distinct item defines no ICC or rank correlation (the metric's value there is rounding noise, -inf or NaN)
     first = 1 if metric in UNDEFINED_ON_ONE_ITEM else 0
     multiplicity = np.zeros((len(draws), len(form.items)))
-    np.add.at(multiplicity, (np.repeat(np.arange(len(draws)), draws.shape[1]), draws.ravel()), 1.0)
+    for s, (drawn, _) in enumerate(draws):
+        np.add.at(multiplicity[s], drawn, 1.0)
     mine = form.values(multiplicity)
-    for s, drawn in list(enumerate(draws))[first:]:
-        sample = resampled(pilot, drawn, form.items)
+    for s, (drawn, copy) in list(enumerate(draws))[first:]:
+        sample = resampled(pilot, drawn, form.items, copy, unit)
         resample = StudyData(sample, sample, people, pd.DataFrame(), config=CONFIG)
         try:
             theirs = cells(function("metric", metric)(resample, **params))

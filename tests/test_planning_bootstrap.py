@@ -211,11 +211,11 @@ def test_a_cell_no_draw_can_compute_fails_every_draw_and_is_not_moved():
     simulator.totals = None
     values, calls = simulator.values, []
 
-    def refusing(sample, drawn=None):
+    def refusing(sample, drawn=None, by_unit=False):
         calls.append(1)
         if len(calls) == 3:
             raise ValueError("an ill-posed draw")
-        return values(sample, drawn)
+        return values(sample, drawn, by_unit)
 
     simulator.values = refusing
     held, failed, changed, _, _ = simulator.power([finding(), sd], ["O", "O"], 1, 20, np.random.default_rng(2))

@@ -158,3 +158,27 @@ def test_a_bounded_tukey_form_decides_as_the_exact_one_with_fewer_integrals(monk
     assert all_calls == 200 and 0 < some_calls < 100, (all_calls, some_calls)
     assert 20 < (exact < 0.05).sum() < 180  # both sides
     assert ((bounded < 0.05) == (exact < 0.05)).all()
+
+
+def test_a_critical_value_decides_many_draws_of_one_design_as_scipys_p_at_every_level():
+    """tukey_critical_sides: where 30 or more undecided draws share (k, df) (puduppully's summaries drawn whole: k
+    5, df 95), q against the critical values (scipy's quantiles) decides each on the same side of 0.01, 0.05 and
+    0.1 as scipy's own p, and only a q within 1e-4 of a critical value is left to the integral."""
+    from humeval.metrics.ratings_totals import tukey_critical_sides, tukey_p_bounds
+
+    q = np.linspace(2.0, 6.0, 61)
+    k, df = np.full(q.size, 5), np.full(q.size, 95.0)
+    levels = frozenset({0.01, 0.05, 0.1})
+    p, needed = tukey_p_bounds(q, k, df, np.ones(q.size, bool), levels)
+    assert needed.sum() >= 30, needed.sum()
+    still = tukey_critical_sides(q, k, df, needed, levels, p)
+    assert not still.any()
+    exact = np.array([stats.studentized_range.sf(x, 5, 95.0) for x in q])
+    for alpha in levels:
+        assert ((p < alpha) == (exact < alpha)).all(), alpha
+    few = needed.copy()
+    few[np.flatnonzero(needed)[29:]] = False  # 29 of them: not worth the quantiles, all left to the integral
+    assert (tukey_critical_sides(q, k, df, few, levels, p.copy()) == few).all()
+    critical = stats.studentized_range.ppf(0.95, 5, 95.0)
+    near = np.array([critical * (1 + 5e-5)] * 30)
+    assert tukey_critical_sides(near, k[:30], df[:30], np.ones(30, bool), levels, np.full(30, 0.01)).all()

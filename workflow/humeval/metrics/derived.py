@@ -25,7 +25,7 @@ from typing import Literal, get_args
 import numpy as np
 import pandas as pd
 
-__all__ = ["both_positions", "derive"]
+__all__ = ["both_positions", "derive", "unit_columns"]
 
 #: How a group's rows become its one value: ``count`` (rows), ``count_distinct`` (distinct values of ``of``),
 #: ``sum``, ``mean``, ``median``, ``min``, ``max`` (of ``of``, numbers), and over pairwise judgements taken from
@@ -75,3 +75,21 @@ def derive(rows: pd.DataFrame, *, by: list[str], reduce: str, of: str = "value")
     else:
         out = pd.to_numeric(rows[of]).groupby([rows[c] for c in by], sort=False, dropna=False).agg(reduce)
     return out.rename("value").reset_index()
+
+
+def unit_columns(spec: dict, entry: dict) -> list[str]:
+    """The columns of the derived frame ``spec`` that tell apart the observations a metric ``entry`` reading it
+    compares within one of its groups (its ``by`` group, and in it each sample of ``group``): ``spec``'s ``by`` less
+    the entry's ``by``, its ``group``, the systems and the criterion. The unit its test runs over, which planning's
+    bootstrap resamples (docs/planning.md): puduppully's per-summary scores (by criterion, summary and system; the
+    Tukey test by criterion over systems) are observations of ``summary``. None for a frame of items, whose unit is
+    the item.
+
+    >>> spec = {"by": ["criterion", "summary", "system"]}
+    >>> unit_columns(spec, {"by": ["criterion"]}), unit_columns({"by": ["item", "system"]}, {})
+    (['summary'], [])
+    """
+    if "item" in spec["by"]:
+        return []
+    skip = {*entry.get("by", []), entry.get("group", "system"), "system", "system_b", "criterion", "side"}
+    return [column for column in spec["by"] if column not in skip]

@@ -4,6 +4,8 @@ item-totals form (:mod:`humeval.metrics.item_totals`); Wilson's interval of a si
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pandas as pd
 
@@ -58,7 +60,7 @@ def relabelled(names, codes: np.ndarray, copy: np.ndarray) -> np.ndarray:
     return labels[inverse]
 
 
-def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
+def null_pilot(kept: pd.DataFrame, items, units: tuple = ()) -> pd.DataFrame | None:
     """The judgements ``kept`` made null: each of ``items`` (the pilot's) that shows k >= 2 systems once more in
     each of the k - 1 other cyclic orders of its systems (``system`` and ``system_b`` relabelled alike, on every
     side that judges the item, as item ``<item>~null<r>``), so that every system stands in every other's place
@@ -66,7 +68,8 @@ def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
     labels permuted within items in all k ways at once, a null with no chance effect of its own (one random
     permutation per item would leave one: resampled, a valid sign test held at zero effect in 12.8% of 400 draws
     over ten such null pilots, against 2.5% nominal). None where no item shows two systems (santhanam's designs
-    judge one system per item).
+    judge one system per item). The ``units`` columns (:meth:`Simulator.item_units`) are relabelled as the item
+    is (``256`` -> ``256~null1``): an order of a unit is a unit of its own.
 
     >>> kept = pd.DataFrame({"item": ["i", "i", "j"], "system": ["a", "a", "c"], "system_b": ["b", "b", None]})
     >>> null_pilot(kept, ["i", "j"])[["item", "system", "system_b"]].values.tolist()
@@ -99,6 +102,9 @@ def null_pilot(kept: pd.DataFrame, items) -> pd.DataFrame | None:
                 order[(i, str(v))] for i, v in zip(part.loc[known, "item"], part.loc[known, column])
             ]
         part["item"] = part["item"].astype(str) + f"~null{shift}"
+        for column in units:
+            known = part[column].notna()
+            part.loc[known, column] = part.loc[known, column].astype(str) + f"~null{shift}"
         if "judgement_id" in part:
             part["judgement_id"] = part["judgement_id"].astype(str) + f"~null{shift}"
         copies.append(part)
@@ -172,6 +178,43 @@ def draw_items(rng, strata: np.ndarray | None, n: int, simulations: int, items: 
     return np.concatenate([m[rng.integers(0, m.size, size=(simulations, c))] for m, c in zip(members, counts)], axis=1)
 
 
+class Units(NamedTuple):
+    """The units a pilot's items nest in (:meth:`Simulator.item_units`)."""
+
+    columns: tuple  # the unit's column (``summary``)
+    tables: frozenset  # the tables whose test runs over the units
+    apart: frozenset  # those of them no other entry's arithmetic (``cell_arithmetic``) reads
+    unit: np.ndarray  # per pilot item code, its unit's code
+    names: np.ndarray  # per unit code, its name (the column's value)
+    members: list  # per unit code, its items' codes
+
+
+def tables_named(node):
+    """Every mapping under ``node`` that names a ``table`` (a cell reference of ``cell_arithmetic``)."""
+    if isinstance(node, dict):
+        if "table" in node and isinstance(node["table"], str):
+            yield node
+        for value in node.values():
+            yield from tables_named(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from tables_named(value)
+
+
+def order_names(names, shift: int) -> list[str]:
+    """The names of units' ``shift``-th order in a null pilot, as :func:`null_pilot` relabels the unit column.
+
+    >>> order_names(["256", "a|b"], 1)
+    ['256~null1', 'a|b~null1']
+    """
+    return [f"{name}~null{shift}" for name in names]
+
+
+#: The seed of the one draw of units that checks the item-totals forms against the metrics (:meth:`checked_totals`),
+#: apart from every bootstrap's stream.
+CHECK_STREAM = 55
+
+
 class Simulator:
     """The pilot side's kept judgements, coded once, and the study's metric entries that compute the findings'
     cells: :meth:`values` recomputes them from any frame of the pilot's shape, :meth:`power` bootstraps its
@@ -213,6 +256,7 @@ class Simulator:
         if like is not None:
             # the cells asked for (``study_of`` computes only those), then their values on this pilot
             self.config, self.with_others, self.expected = like.config, like.with_others, expected
+            self.units = self.item_units()
             self.identity = self.counted_values()
             self.expected = {cell: self.identity.get(cell, np.nan) for cell in expected}
             self.totals = self.item_totals()
@@ -221,6 +265,7 @@ class Simulator:
         entries = [m for m in data.config.get("metrics", []) if m["table"] in tables]
         self.config = dict(data.config, metrics=needed_entries(data, entries, set(expected)))
         self.expected = expected
+        self.units = self.item_units()
         # the pilot alone where its metrics give the study's numbers from it alone (most group by side); else the
         # other sides' judgements beside it; the cells must be the study's either way
         for self.with_others in (False, True):
@@ -240,7 +285,7 @@ class Simulator:
         item shows two systems."""
         from humeval.metrics import StudyData
 
-        kept = null_pilot(self.data.kept, self.items)
+        kept = null_pilot(self.data.kept, self.items, self.units.columns if self.units else ())
         if kept is None:
             return None
         data = StudyData(
@@ -272,13 +317,17 @@ class Simulator:
         held = null.power(chosen, labels, items, simulations, rng)[0]
         return np.where(reached, held / simulations, np.nan)
 
-    def shrunk_draws(self, null: Simulator, weight: float, items: int, simulations: int, rng) -> np.ndarray:
+    def shrunk_draws(self, null: Simulator, weight: float, items: int, simulations: int, rng, by_unit: bool = False):
         """Draws of this pilot's items shrunk toward its null (:meth:`null_simulator`), as codes of ``null``'s
         items: ``items`` of the pilot's drawn with replacement, each then kept as it is with probability
         ``weight``, else replaced by one of its k system orders at random (itself among them, :func:`null_pilot`).
         An item's expected contribution to a mean, a share or a sum over items is then ``weight`` times its own
         plus (1 - weight) times the mean over its orders, in which no system differs from another: the pilot's
-        effect times ``weight``, as the safeguard basis asks (Perugini et al. 2014). An item of one system stays."""
+        effect times ``weight``, as the safeguard basis asks (Perugini et al. 2014). An item of one system stays.
+        ``by_unit``: units are drawn (:meth:`draws`), and each is kept or replaced by one of its orders whole (the
+        null pilot's unit ``256~null1``, all its items in that order), a list of each draw's items."""
+        if by_unit:
+            return self.shrunk_unit_draws(null, weight, items, simulations, rng)
         if self.orders is None:  # per pilot item, the codes of its orders among the null's items (itself first)
             names = pd.Index(null.items)
             columns = [names.get_indexer(self.items)]
@@ -291,6 +340,85 @@ class Simulator:
         kept = rng.random(base.shape) < weight
         turn = (rng.random(base.shape) * counts[base]).astype(int)  # one of the item's orders, each alike
         return np.where(kept, base, table[base, turn])
+
+    def shrunk_unit_draws(self, null: Simulator, weight: float, items: int, simulations: int, rng) -> list:
+        """:meth:`shrunk_draws` by unit: the pilot's units drawn with replacement, each kept with probability
+        ``weight``, else replaced by one of its k orders at random (itself among them), as the null pilot's units;
+        a list of each draw's items among ``null``'s."""
+        members = self.units.members
+        names = pd.Index(null.units.names)
+        table = [names.get_indexer(self.units.names)]
+        while (found := names.get_indexer(order_names(self.units.names, len(table)))).max() >= 0:
+            table.append(found)
+        table = np.stack(table, axis=1)
+        if (table[:, 0] < 0).any():
+            raise HumevalError("planning: the null pilot lacks a unit of the pilot's")
+        counts = (table >= 0).sum(axis=1)
+        count = max(1, round(items * len(members) / len(self.items)))
+        base = rng.integers(0, len(members), size=(simulations, count))
+        kept = rng.random(base.shape) < weight
+        turn = (rng.random(base.shape) * counts[base]).astype(int)
+        chosen = np.where(kept, table[base, 0], table[base, turn])
+        return [np.concatenate([null.units.members[u] for u in row]) for row in chosen]
+
+    def item_units(self) -> Units | None:
+        """The units the pilot's items nest in, where a metric entry's test runs over observations of a unit
+        (:func:`humeval.metrics.derived.unit_columns`: puduppully's per-summary scores, arvan's per-input ones): its
+        columns, the tables of the entries that read them, each pilot item's unit and each unit's items, read from
+        the judgements of the pilot's items on every side. An item no such judgement names is a unit of its own.
+        None without such an entry, where entries name different units or a unit of several columns, where an item
+        falls in two units (they do not nest), or in a between-subject design (:func:`between_subject_strata`, drawn within conditions)."""
+        from humeval.metrics.derived import unit_columns
+
+        derived = {spec["id"]: spec for spec in self.config.get("derived", [])}
+        found = {}
+        for entry in self.config.get("metrics", []):
+            columns = unit_columns(derived[entry["frame"]], entry) if entry.get("frame") in derived else []
+            if columns:
+                found.setdefault(tuple(columns), set()).add(entry["table"])
+        if len(found) != 1 or self.strata is not None:
+            return None
+        ((columns, tables),) = found.items()
+        rows = pd.concat([self.pilot, self.others], ignore_index=True)
+        if len(columns) > 1 or columns[0] not in rows:
+            return None
+        rows = rows[rows[columns[0]].notna()]
+        code = pd.Index(self.items).get_indexer(rows["item"])
+        pairs = pd.DataFrame({"item": code, "unit": rows[columns[0]].astype(str).to_numpy()})
+        pairs = pairs[pairs["item"] >= 0].drop_duplicates()
+        if pairs["item"].duplicated().any():
+            return None
+        names = pd.Series(pairs["unit"].to_numpy(), index=pairs["item"].to_numpy()).reindex(range(len(self.items)))
+        alone = names.isna()
+        names[alone] = [f"item {i}" for i in np.flatnonzero(alone)]  # an item no unit names is one of its own
+        unit, unit_names = pd.factorize(names)
+        order = np.argsort(unit, kind="stable")
+        members = np.split(order, np.cumsum(np.bincount(unit))[:-1])
+        read = {
+            part["table"]
+            for entry in self.config.get("metrics", [])
+            if entry["metric"] == "cell_arithmetic"
+            for part in tables_named(entry)
+        }
+        return Units(
+            columns, frozenset(tables), frozenset(tables - read), unit, np.asarray(unit_names, dtype=object), members
+        )
+
+    def uses_units(self, finding: dict, label: str) -> bool:
+        """Whether ``finding`` reads a cell of a table whose test runs over units (:meth:`item_units`): its draws
+        are then of units, each with all its items (:meth:`draws`)."""
+        return bool(self.units) and any(cell[0] in self.units.tables for cell in finding_cells(finding, label))
+
+    def draws(self, rng, simulations: int, items: int, by_unit: bool):
+        """``simulations`` draws of the pilot's item codes at ``items`` items (:func:`draw_items`), or, ``by_unit``,
+        of its units with replacement, as many as ``items`` makes of the pilot's units in proportion (20 of
+        puduppully's 20 summaries at its 200 items), each with all its items: a list of item codes per draw."""
+        if not by_unit:
+            return draw_items(rng, self.strata, len(self.items), simulations, items)
+        members = self.units.members
+        count = max(1, round(items * len(members) / len(self.items)))
+        drawn = rng.integers(0, len(members), size=(simulations, count))
+        return [np.concatenate([members[u] for u in row]) for row in drawn]
 
     def counted_values(self) -> dict:
         """:meth:`values` of the pilot as it is, and in :attr:`resampling` the seconds its metrics' resampling
@@ -341,6 +469,7 @@ class Simulator:
             except NoForm:
                 return None
             forms.append((form, pd.Index(self.items).get_indexer(form.items)))
+        self.total_tables = [entry["table"] for entry in entries]
         return forms
 
     def draw_cost(self, items: int) -> float:
@@ -357,26 +486,46 @@ class Simulator:
         judgements = len(self.pilot) * ratio + (len(self.others) if self.with_others else 0)
         return draw_seconds(False, round(judgements), items, 0, self.resampling * max(ratio, ratio**2))
 
-    def vectorised_values(self, drawn: np.ndarray) -> dict:
-        """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items); an item
-        of another side that the pilot does not judge is in every draw once (the last column)."""
+    def vectorised_values(self, drawn: np.ndarray, skip: frozenset = frozenset()) -> dict:
+        """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items, or a
+        list of S arrays: draws of units, :meth:`draws`); an item of another side that the pilot does not judge is
+        in every draw once (the last column). The forms of the tables ``skip`` are not computed."""
         multiplicity = np.zeros((len(drawn), len(self.items) + 1))
         multiplicity[:, -1] = 1.0
-        np.add.at(multiplicity, (np.repeat(np.arange(len(drawn)), drawn.shape[1]), drawn.ravel()), 1.0)
+        sizes = [len(draw) for draw in drawn]
+        np.add.at(multiplicity, (np.repeat(np.arange(len(drawn)), sizes), np.concatenate(list(drawn))), 1.0)
         values = {}
-        for form, columns in self.totals:
-            values.update(form.values(multiplicity[:, columns]))
+        for (form, columns), table in zip(self.totals, self.total_tables):
+            if table not in skip:
+                values.update(form.values(multiplicity[:, columns]))
         return values
 
-    def sample(self, rows: np.ndarray, b: np.ndarray) -> pd.DataFrame:
+    def sample(self, rows: np.ndarray, b: np.ndarray, by_unit: bool = False) -> pd.DataFrame:
         """The judgements of one bootstrap design: the pilot's rows ``rows`` (every rater as they are) and item
-        copies ``b`` relabelled as items of their own."""
+        copies ``b`` relabelled as items of their own, and, for a draw of units (``by_unit``), as units of their
+        own (:meth:`unit_copies`)."""
         sample = self.pilot.iloc[rows].reset_index(drop=True)
         sample["item"] = relabelled(self.items, self.item[rows], b)
         sample["judgement_id"] = np.arange(len(sample))  # each copy a judgement of its own
-        return sample
+        return self.unit_copies(sample, b) if by_unit else sample
 
-    def others_drawn(self, drawn: np.ndarray) -> pd.DataFrame:
+    def unit_copies(self, rows: pd.DataFrame, copy: np.ndarray) -> pd.DataFrame:
+        """``rows`` with their unit columns (:meth:`item_units`) relabelled as copies of their own where ``copy``
+        (each row's copy of its item) is not the first (``256`` -> ``256~2``, as :func:`relabelled` writes items): a
+        unit drawn twice brings each of its items twice, so an item's copy is its unit's."""
+        later = copy > 0
+        if not later.any():
+            return rows
+        rows = rows.copy()
+        for column in self.units.columns:
+            if column in rows:
+                known = later & rows[column].notna().to_numpy()
+                text = rows[column].to_numpy(dtype=object, copy=True)
+                text[known] = [f"{v}~{k}" for v, k in zip(text[known], copy[known])]
+                rows[column] = text
+        return rows
+
+    def others_drawn(self, drawn: np.ndarray, by_unit: bool = False) -> pd.DataFrame:
         """The other sides' judgements for a draw of the pilot's item codes ``drawn``: those of a drawn item once per
         copy, relabelled as the pilot's copies are (:func:`relabelled`), so a helper side (automatic scores, the
         modes of another experiment) follows the items it is joined on; those of other items as they are."""
@@ -391,9 +540,10 @@ class Simulator:
         later = item_copy > 0
         part["judgement_id"] = part["judgement_id"].astype(str).to_numpy(dtype=object)
         part.loc[later, "judgement_id"] = part.loc[later, "judgement_id"] + "~" + item_copy[later].astype(str)
+        part = self.unit_copies(part, item_copy) if by_unit else part
         return pd.concat([self.others[~linked], part], ignore_index=True)
 
-    def values(self, sample: pd.DataFrame, drawn: np.ndarray | None = None) -> dict:
+    def values(self, sample: pd.DataFrame, drawn: np.ndarray | None = None, by_unit: bool = False) -> dict:
         """The metric cells of the pilot's judgements replaced by ``sample`` as {(table, row, column): value};
         every evaluator in it is a participant with the pilot's metadata of them (none for a simulated one). With
         the other sides' judgements (:attr:`with_others`): as they are, or drawn with the pilot's items
@@ -401,7 +551,7 @@ class Simulator:
         from humeval.metrics import metrics_study
 
         if self.with_others:
-            others = self.others if drawn is None else self.others_drawn(drawn)
+            others = self.others if drawn is None else self.others_drawn(drawn, by_unit)
             kept = pd.concat([others, sample], ignore_index=True)
         else:
             kept = sample
@@ -429,9 +579,11 @@ class Simulator:
             return False
         if self.checked:
             return True
+        if self.units:  # the forms hold a unit's rows as often as a draw holds the unit: checked on a draw of units
+            drawn = self.draws(np.random.default_rng(CHECK_STREAM), 1, len(self.items), True)[0]
         rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn)
-        own = self.values(self.sample(rows, item_copy), drawn)
-        mine = {cell: value[0] for cell, value in self.vectorised_values(drawn[None, :]).items()}
+        own = self.values(self.sample(rows, item_copy, bool(self.units)), drawn, bool(self.units))
+        mine = {cell: value[0] for cell, value in self.vectorised_values([drawn]).items()}
         differing = [
             cell
             for cell in set(own) | set(mine)
@@ -443,6 +595,34 @@ class Simulator:
         return True
 
     def power(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng, drawn=None):
+        """:meth:`power_of` the findings, each drawn as its test runs: items (:func:`draw_items`), or units, each
+        with all its items, for a finding that reads a test over units (:meth:`uses_units`), from the same ``rng``
+        after the items' draws (so that a study's other findings draw as they did before units were drawn).
+        ``drawn``: the draws, made otherwise (:meth:`shrunk_draws`), for findings that all draw alike. Where both
+        kinds are drawn, the units' come from a stream spawned from ``rng`` (``Generator.spawn``), so that the
+        items' stream, and every finding drawn by item, stays as it was before units were drawn."""
+        by_unit = np.array([self.uses_units(f, label) for f, label in zip(chosen, labels)], dtype=bool)
+        if drawn is not None or by_unit.all() or not by_unit.any():
+            drawn = self.draws(rng, simulations, items, bool(by_unit.any())) if drawn is None else drawn
+            return self.power_of(chosen, labels, simulations, drawn, bool(by_unit.any()))
+        parts = {}
+        for flag, stream in ((False, rng), (True, rng.spawn(1)[0])):  # units apart: the items' draws as before
+            picked = np.flatnonzero(by_unit == flag)
+            drawn = self.draws(stream, simulations, items, flag)
+            parts[flag] = (
+                picked,
+                self.power_of([chosen[k] for k in picked], [labels[k] for k in picked], simulations, drawn, flag),
+            )
+        merged = []
+        for part in range(5):
+            first = parts[False][1][part]
+            out = np.empty((simulations, len(chosen)) if first.ndim == 2 else len(chosen), dtype=first.dtype)
+            for picked, result in parts.values():
+                out[..., picked] = result[part]
+            merged.append(out)
+        return tuple(merged)
+
+    def power_of(self, chosen: list[dict], labels: list[str], simulations: int, drawn, by_unit: bool):
         """For each finding of ``chosen`` (evaluated on its side label), over ``simulations`` bootstrap designs of
         all the pilot's people (each once: a rater copied would agree perfectly with itself) and ``items`` drawn
         with replacement: how many recover it, how many could not compute its cells (the metrics refused the
@@ -455,18 +635,21 @@ class Simulator:
         People are not resampled: drawing fewer of them as well as the items counts the judgements' variance
         twice (with one rating per item, half the people and all the items, a t test with no effect held in 5.9%
         of 4,000 draws against a nominal 2.5%; Owen 2007 calls the two-way bootstrap conservative), so designs
-        of other sizes are the model's. ``drawn``: the draws' item codes (simulations x items) where they are made
-        otherwise (:meth:`shrunk_draws`), in place of ``items`` drawn with replacement from ``rng``."""
+        of other sizes are the model's. ``drawn``: the draws' item codes (:meth:`draws`: simulations x items, or a
+        list of each draw's items where they are drawn by unit, ``by_unit``)."""
         import logging
         import warnings
 
         drawn_e = np.arange(len(self.evaluators))
-        drawn_i = draw_items(rng, self.strata, len(self.items), simulations, items) if drawn is None else drawn
+        drawn_i = drawn
         held, failed = np.zeros(len(chosen), dtype=int), np.zeros(len(chosen), dtype=int)
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
         moved = [np.zeros(len(cells), dtype=bool) for cells in cells_of]  # per cell: did any simulation move it
         margins = np.full((simulations, len(chosen)), np.nan)
-        vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i)
+        # drawn by item, the tests over units are read by no finding (their forms' Tukey p: 300 integrals of
+        # puduppully's 626), unless another entry's arithmetic reads them
+        skip = self.units.apart if self.units and not by_unit else frozenset()
+        vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i, skip)
         if vectorised:  # every draw's cells at once: the findings too (1.1 s of santhanam's 2,000 draws, one by one)
             for k, (finding, label, cells) in enumerate(zip(chosen, labels, cells_of)):
                 nothing = np.full(simulations, np.nan)
@@ -487,7 +670,7 @@ class Simulator:
                 for s in range(simulations):
                     try:
                         rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
-                        values = self.values(self.sample(rows, item_copy), drawn_i[s])
+                        values = self.values(self.sample(rows, item_copy, by_unit), drawn_i[s], by_unit)
                     except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue

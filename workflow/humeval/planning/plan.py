@@ -296,7 +296,9 @@ def safeguard_results(simulator, null, finding, k, label, effect, safeguard, wit
     results = {}
     for i in sizes:
         draws = np.random.default_rng([settings.seed, SAFEGUARD_STREAM, i])
-        drawn = simulator.shrunk_draws(null, weight, i, settings.simulations, draws)
+        drawn = simulator.shrunk_draws(
+            null, weight, i, settings.simulations, draws, simulator.uses_units(finding, label)
+        )
         held, failed, *_ = own.power([finding], [label], i, settings.simulations, None, drawn)
         results[i] = int(held[0]), int(failed[0]), weight
     return results
@@ -348,9 +350,9 @@ def bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations
     }
 
 
-def safeguard_row(observed: dict, shrunk, safeguard: float, simulations: int) -> dict:
+def safeguard_row(observed: dict, shrunk, safeguard: float, simulations: int, unit: str = "item") -> dict:
     """The bootstrap's row at the safeguard basis beside its ``observed`` row at the same design, from the shrunk
-    draws' result (:func:`safeguard_results`), or the row saying why it has none."""
+    draws' result (:func:`safeguard_results`), or the row saying why it has none; ``unit``: what was drawn."""
     if isinstance(shrunk, str):
         return {
             **observed,
@@ -368,7 +370,7 @@ def safeguard_row(observed: dict, shrunk, safeguard: float, simulations: int) ->
         return {**observed, "basis": "safeguard", "effect": safeguard, "note": f"{observed['note']}; {how}"}
     low, high = wilson(held, simulations)
     how = (
-        f"at the safeguard effect: each drawn item as it is with probability {weight:.3f}, else in a random order "
+        f"at the safeguard effect: each drawn {unit} as it is with probability {weight:.3f}, else in a random order "
         "of its systems (the pilot shrunk toward its null)"
     )
     return {
@@ -461,6 +463,13 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
             if not evaluate(finding, pilot_values, label)
             else []
         )
+        unit = simulator.units.columns[0] if simulator.uses_units(finding, label) else "item"
+        if unit != "item":
+            notes.append(
+                f"its test runs over {unit}: the bootstrap draws {unit} values ({len(simulator.units.members)} in "
+                f"{experiment}) with replacement, as many as the design's items make in proportion, each with all "
+                "its items"
+            )
         why = "" if model else models[finding["id"]]
         done, beyond = {}, ""
         stated = ["variance components as stated in planning.components"] if model and model.stated else []
@@ -489,7 +498,7 @@ def plan_pilot(data, settings, experiment, side, chosen, label_in, size, known, 
                     bootstrap_row(boot, k, common, shape, effect, notes, experiment, simulations, simulator.items_only)
                 )
                 if int(i) in shrunk:
-                    rows.append(safeguard_row(rows[-1], shrunk[int(i)], safeguard, simulations))
+                    rows.append(safeguard_row(rows[-1], shrunk[int(i)], safeguard, simulations, unit))
             if model is not None:
                 rows += model_rows(
                     model, (int(e), int(i), int(j)), planned_bases, common, shape, notes, stated, settings, done
