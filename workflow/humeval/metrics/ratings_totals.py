@@ -13,7 +13,14 @@ from humeval.metrics import StudyData, render
 from humeval.metrics.derived import unit_columns
 from humeval.metrics.item_totals import ItemTotals, NoForm, item_codes, nan_where, per_item_counts
 
-__all__ = ["describe_totals", "k_sample_totals", "significance_totals", "spearman_draws", "tukey_p_bounds"]
+__all__ = [
+    "describe_totals",
+    "k_sample_totals",
+    "significance_totals",
+    "spearman_draws",
+    "tukey_critical_sides",
+    "tukey_p_bounds",
+]
 
 
 def numeric_rows(data: StudyData, frame: str, variant: str | None, where: dict | None) -> pd.DataFrame:
