@@ -361,3 +361,47 @@ def test_free_text_is_normalised_before_every_scrubber(tmp_path, comment, gone):
     else:
         with pytest.raises(HumevalError, match=r"carried column 'comment' holds an (e-mail|IP) address"):
             extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})
+
+
+@pytest.mark.parametrize(
+    "carry",
+    [
+        {"pid": "PROLIFIC_PID"},
+        {"pid": {"column": "PROLIFIC_PID", "part": "^(.{12})"}},
+        {"worker": ["item", "WorkerId"]},
+        {"note": "free"},  # a Prolific id under a header that says nothing
+    ],
+    ids=["prolific header", "part of it", "worker id beside an item", "id-like run"],
+)
+def test_a_carried_column_of_another_platforms_ids_is_refused_at_extraction(tmp_path, carry):
+    """The participant (ResponseId) is pseudonymised; a second column of raw platform ids (Prolific's, MTurk's),
+    or a part of one, or a long id-like run under any header, is personal data the identifier firewall does not
+    know: refused in one line, before anything is written. The participant column itself may be carried (its
+    pseudonyms)."""
+    from humeval.errors import HumevalError
+    from humeval.loaders import extract_study
+
+    export = tmp_path / "x.csv"
+    export.write_text(
+        "ResponseId,PROLIFIC_PID,WorkerId,item,score,free\n"
+        "R_1abcdefghijklmn,5f8a9b7c6d5e4f3a2b1c0d9e,A1B2C3D4E5F6G7,i1,3,5f8a9b7c6d5e4f3a2b1c0d9e\n"
+        "R_2abcdefghijklmn,6f8a9b7c6d5e4f3a2b1c0d9e,A7B2C3D4E5F6G7,i1,4,ok\n"
+    )
+    params = {"participant": "ResponseId", "item": ["item"], "criteria": {"q": "score"}, "system": {"value": "A"}}
+    study = {
+        "name": "s",
+        "raw": [{"id": "x", "url": "https://example.org/x.csv", "sha256": "0" * 64}],
+        "extract": [{"side": "O", "loader": "tabular", "inputs": {"r": "x"}, "params": params}],
+    }
+    kept, _ = extract_study(study, {"x": str(export)})  # no carry: fine
+    with_rater = dict(params, carry={"rater_id": "ResponseId", "code": {"column": "ResponseId", "part": "^(.{6})"}})
+    study["extract"][0]["params"] = with_rater
+    carried, _ = extract_study(study, {"x": str(export)})
+    assert (carried["rater_id"] == kept["participant"]).all()  # the participant's own column: its pseudonyms
+    assert not carried["code"].str.startswith("R_").any()  # a part of it: a part of the pseudonym
+    study["extract"][0]["params"] = dict(params, carry=carry)
+    with pytest.raises(HumevalError) as caught:
+        extract_study(study, {"x": str(export)})
+    message = str(caught.value)
+    assert "\n" not in message and ("participant id" in message), message
+    assert "5f8a9b7c6d5e4f3a2b1c0d9e" not in message and "A1B2C3D4E5F6G7" not in message

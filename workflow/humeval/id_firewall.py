@@ -51,10 +51,13 @@ ADDRESSES = ("e-mail address", "IP address")
 INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
 #: Headers (the carried column's name or the export columns it copies) that say what a column holds, whatever its
 #: values look like: a location no scrubber can make anonymous (Qualtrics' LocationLatitude/LocationLongitude, a
-#: city, a postcode) is never carried; contact details only declared as free text, scrubbed.
+#: city, a postcode) is never carried; contact details only declared as free text, scrubbed; a platform's
+#: participant id (Prolific's PROLIFIC_PID, MTurk's WorkerId, a respondent id) only as the participant, which the
+#: identifier firewall pseudonymises: another such column would carry raw ids it never learns.
 PERSONAL_HEADERS = {
     "a location": r"latitude|longitude|^(lat|lon|lng|geo|gps|location|city|town|postcode|post_code|zip|zipcode|zip_code|address)$|location_?(lat|lon)",
     "contact details": r"phone|mobile|telephone|^tel$|e-?mail|ip_?address|recipient",
+    "a participant id": r"prolific|turker|^(worker|participant|respondent|response|annotator|rater|labell?er|user|subject|session|panelist)[ _.-]?id$|^(pid|uid|workerid)$",
 }
 
 
@@ -94,6 +97,8 @@ def personal_header(names: list[str]) -> str | None:
 
     >>> personal_header(["where", "LocationLatitude"]), personal_header(["contact", "Phone number"])
     ('a location', 'contact details')
+    >>> personal_header(["pid", "PROLIFIC_PID"]), personal_header(["w", "WorkerId"])
+    ('a participant id', 'a participant id')
     >>> personal_header(["section", "story_name", "section_id"]) is None
     True
     """
@@ -106,14 +111,21 @@ def personal_header(names: list[str]) -> str | None:
 
 
 def personal_data_firewall(
-    frame: pd.DataFrame, declared: dict[str, str], source: str, headers: dict[str, list[str]] | None = None
+    frame: pd.DataFrame,
+    declared: dict[str, str],
+    source: str,
+    headers: dict[str, list[str]] | None = None,
+    participant: list[str] = (),
 ) -> pd.DataFrame:
     """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
     column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
     column not declared so that holds an e-mail or IP address or an international phone number is refused in one
     line naming it; a column declared ``number`` must hold numbers. Whatever it holds, a column whose name or
     export columns (``headers``: carried name -> the export's headers) name a location is refused, and contact
-    details unless declared ``text`` (:func:`personal_header`). Each distinct value is looked at once.
+    details unless declared ``text`` (:func:`personal_header`), and a participant id unless every export column
+    it copies that names one is the ``participant`` column itself (which holds the pseudonym, never the raw id).
+    A column not declared ``text`` that holds a long id-like run (:data:`PERSONAL_DATA`'s ``id``: a Prolific id
+    under any header) is refused as an address is. Each distinct value is looked at once.
 
     >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 203.0.113.7", "fine"]})
     >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
@@ -129,9 +141,17 @@ def personal_data_firewall(
         if column in JUDGEMENT_COLUMNS or column == "rater_number" or pd.api.types.is_numeric_dtype(frame[column]):
             continue
         kind = declared.get(column, "label")
-        what = personal_header([column, *(headers or {}).get(column, [])])
+        copied = (headers or {}).get(column, [])
+        what = personal_header([column, *copied])
+        if what == "a participant id" and all(
+            h in participant or personal_header([h]) != what for h in copied
+        ):  # the participant column (and a name that says so): its pseudonyms
+            what = personal_header([h for h in copied if h not in participant])
         if what == "a location" or (what and kind != "text"):
-            advice = "do not carry it" if what == "a location" else f"declare it carry_as: {{{column}: text}}"
+            advice = {
+                "a location": "do not carry it",
+                "a participant id": "name it as the participant (pseudonymised), or do not carry it",
+            }.get(what, f"declare it carry_as: {{{column}: text}}")
             raise HumevalError(
                 f"carried column {column!r} holds {what} by its header ({[column, *(headers or {}).get(column, [])]}): "
                 f"personal data; {advice}",
@@ -160,10 +180,11 @@ def personal_data_firewall(
                 file=source,
             )
         joined = "\0".join(text)  # one linear search per pattern over the column's distinct values
-        for name in ADDRESSES:
+        for name in (*ADDRESSES, "id"):
             if config_pattern(PERSONAL_DATA[name], ignore_case=True).search(joined):
+                held = "a long id-like run (a participant id?)" if name == "id" else f"an {name}"
                 raise HumevalError(
-                    f"carried column {column!r} holds an {name}: declare it carry_as: {{{column}: text}} to carry it "
+                    f"carried column {column!r} holds {held}: declare it carry_as: {{{column}: text}} to carry it "
                     "with personal data removed, or do not carry it",
                     file=source,
                 )

@@ -46,6 +46,7 @@ __all__ = [
     "JUDGEMENT_COLUMNS",
     "PARTICIPANT_COLUMNS",
     "collected_ids",
+    "ids_so_far",
     "keyed_pseudonyms",
     "pseudonym",
     "pseudonym_key",
@@ -189,6 +190,11 @@ def pseudonyms(
         for raw, code in zip(written, normal_codes):  # every spelling the export used
             collected.setdefault(str(raw), names[code])
     return pd.Series(names[codes], index=ids.index, dtype=object)
+
+
+def ids_so_far() -> dict[str, str]:
+    """The raw ids :func:`pseudonyms` has recorded in the current :func:`collected_ids` block (none outside one)."""
+    return dict(_IDS.get() or {})
 
 
 @contextmanager

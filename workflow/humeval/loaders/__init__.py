@@ -154,6 +154,13 @@ def read_workbook_sheet(path: str, sheet: str, **options):
         raise HumevalError(f"cannot read the workbook: {type(exc).__name__}: {exc}", file=path) from None
 
 
+def spec_headers(spec) -> list[str]:
+    """The export headers a column spec (or a list of them) names: ``name``, ``{column: name}``, ``{pattern: ...}``
+    (its pattern), as the personal-data firewall reads them (:func:`humeval.id_firewall.personal_header`)."""
+    specs = spec if isinstance(spec, list) else [spec]
+    return [str(s.get("column", s.get("pattern", ""))) if isinstance(s, dict) else str(s) for s in specs]
+
+
 def extract_study(study: dict, raw_paths: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Run every ``extract`` entry's loader on its raw files; validated tidy judgements and participants.
 
@@ -199,10 +206,10 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         free_text = frozenset(column for column, kind in declared.items() if kind == "text")
         j, p = scrub_ids(j, ids, free_text), scrub_ids(p, ids, free_text)
         # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
-        carried = {
-            k: v if isinstance(v, list) else [v] for k, v in ((entry.get("params") or {}).get("carry") or {}).items()
-        }
-        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())), carried)
+        params = entry.get("params") or {}
+        carried = {name: spec_headers(spec) for name, spec in (params.get("carry") or {}).items()}
+        rater = spec_headers(params["participant"]) if "participant" in params else []
+        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())), carried, rater)
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)

@@ -45,11 +45,12 @@ import pandas as pd
 
 from humeval.config.registry import register
 from humeval.errors import HumevalError, refuse_first
+from humeval.id_firewall import scrub_ids
 from humeval.loaders.headers import repeated_header
 from humeval.loaders.tabular_join import joined_with_key, key_table, positional_blocks
 from humeval.loaders.tabular_read import Header, find_column, joined, keep_rows, numeric, read_table
 from humeval.patterns import config_pattern
-from humeval.tidy import pseudonyms
+from humeval.tidy import ids_so_far, pseudonyms
 
 __all__ = ["load"]
 
@@ -205,8 +206,9 @@ def base_rows(raw: pd.DataFrame, options: dict, path: str, role: str, salt: tupl
     for name, spec in options.get("carry", {}).items():
         carried = spec if isinstance(spec, list) else [spec]
         base[name] = joined(source, [find_column(columns, c, path, f"carry {name}") for c in carried])
-        if isinstance(spec, dict) and "part" in spec:
-            base[name] = text_part(base[name], spec["part"], raw["_row"], f"carry {name}", path)
+        if isinstance(spec, dict) and "part" in spec:  # the raw ids in it pseudonymised first: no part of one leaks
+            whole = scrub_ids(pd.DataFrame({name: base[name]}), ids_so_far())[name]
+            base[name] = text_part(whole, spec["part"], raw["_row"], f"carry {name}", path)
     return base
 
 
