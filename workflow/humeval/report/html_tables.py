@@ -60,6 +60,10 @@ LEGEND = [
 WIDE_COLUMNS = 24
 #: Rows a page shows at once.
 PAGE_ROWS = 100
+#: The audit's columns (table, row, column, value, published, status, evidence, note) as shares of the page, in a
+#: fixed layout: the note readable beside the numbers in the report's 925-pixel pane at 1280x800 (it was 1,009 to
+#: 1,456 pixels wide, the notes past the pane's right edge).
+AUDIT_WIDTHS = (10, 11, 12, 9, 9, 11, 10, 28)
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;color:#1f2937}
 h1{font-size:1.2rem;margin:0 0 .3rem}p{margin:.2rem 0 .6rem;max-width:60rem}
@@ -69,8 +73,10 @@ tr.match td.status,td.match{background:#dcfce7}tr.mismatch td.status,td.mismatch
 tr.published_only td.status,td.published_only{background:#fef9c3}tr.published_input td.status,td.published_input{background:#e0e7ff}
 tr.recomputed_only td.status,td.recomputed_only{background:#f9fafb}.controls{margin:.4rem 0}
 .controls input,.controls select,.controls button{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
-table.audit{width:100%}td.note{min-width:22rem;white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
-table.wide{font-size:.72rem}table.wide th,table.wide td{padding:.15rem .25rem}table.fit{table-layout:fixed;width:100%}table.fit td{overflow-wrap:anywhere}table.fit td.note{min-width:0}
+table.audit{width:100%;font-size:.8rem}td.note{min-width:22rem;white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
+table.wide{font-size:.72rem}table.wide th,table.wide td{padding:.15rem .25rem}table.fit{table-layout:fixed;width:100%}table.fit td,table.fit th{overflow-wrap:anywhere}table.fit td.note{min-width:0}
+.scroll{overflow:auto;max-height:calc(100vh - 2rem);max-width:100%}
+.scroll td:first-child,.scroll th:first-child{position:sticky;left:0;background:#fff;z-index:1}.scroll th:first-child{background:#f3f4f6;z-index:2}
 """
 SCRIPT = """
 const table=document.querySelector("table.data"),rows=[...table.tBodies[0].rows],size=PAGE_ROWS;let first=0;
@@ -103,10 +109,13 @@ def escape(value) -> str:
     return "" if missing else html.escape(str(value))
 
 
-def data_table(header: list, rows: list[str], kind: str = "") -> str:
-    """The sortable table of a page: escaped header cells, then the rows (each already escaped HTML)."""
+def data_table(header: list, rows: list[str], kind: str = "", widths: list[int] = ()) -> str:
+    """The sortable table of a page: escaped header cells, then the rows (each already escaped HTML); ``widths``:
+    each column's share of the page in percent (a fixed layout, :data:`AUDIT_WIDTHS`)."""
     head = "".join(f"<th>{escape(h)}</th>" for h in header)
-    return f'<table class="data {kind}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+    columns = "".join(f'<col style="width:{int(w)}%">' for w in widths)
+    columns = f"<colgroup>{columns}</colgroup>" if columns else ""
+    return f'<table class="data {kind}">{columns}<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def csv_link(path: str | Path | None) -> str:
@@ -130,7 +139,7 @@ def page(
         f"</head><body><h1>{escape(title)}</h1><p>{escape(intro)}</p>"
         f'<div class="controls"><input id="filter" placeholder="filter rows" size="30">{select}'
         '<button id="prev">previous</button><span id="info"></span> <button id="next">next</button>'
-        f"{csv_link(csv)}</div>{table}"
+        f'{csv_link(csv)}</div><div class="scroll">{table}</div>'
         + (f'<ul class="notes">{listed}</ul>' if listed else "")
         + f"<script>{SCRIPT}</script></body></html>\n"
     )
@@ -181,7 +190,7 @@ def audit_html(audit: pd.DataFrame, study: str, csv: str | Path | None = None, t
         )
     counts = audit["status"].value_counts()
     summary = ", ".join(f"{counts[s]} {s.replace('_', ' ')}" for s in STATUSES if s in counts)
-    table = data_table(head, body, "audit")
+    table = data_table(head, body, "audit fit", AUDIT_WIDTHS)
     printed = int((basis_of(audit) == PRINTED).sum())
     intro = (
         f"The audit of {study}: every number its tables hold, recomputed from the raw data (value) against the "
