@@ -345,6 +345,8 @@ class Simulator:
         """:meth:`shrunk_draws` by unit: the pilot's units drawn with replacement, each kept with probability
         ``weight``, else replaced by one of its k orders at random (itself among them), as the null pilot's units;
         a list of each draw's items among ``null``'s."""
+        if null.units is None:
+            raise HumevalError("planning: the null pilot's items do not nest in the pilot's units")
         members = self.units.members
         names = pd.Index(null.units.names)
         table = [names.get_indexer(self.units.names)]
