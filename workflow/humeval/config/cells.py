@@ -83,8 +83,8 @@ def check_cells(study: dict, fail) -> None:
 
 def written_stats(entry: dict) -> list[str] | None:
     """The statistics a metric entry writes as ``{stat}``, where its parameters determine them: the tests of
-    ``k_sample_tests`` (:data:`humeval.metrics.significance.TEST_STATS`), the method and resamples of
-    ``choice_ratings`` (:func:`humeval.metrics.choice_ratings.choice_stats`), else its ``stats`` as given or by
+    ``k_sample_tests`` (:data:`humeval.stat_names.TEST_STATS`), the method and resamples of
+    ``choice_ratings`` (:func:`humeval.stat_names.choice_stats`), else its ``stats`` as given or by
     the registry's default; None for a metric whose statistics depend on the data.
 
     >>> written_stats({"metric": "k_sample_tests", "tests": ["anova", "kruskal"]})
@@ -96,11 +96,11 @@ def written_stats(entry: dict) -> list[str] | None:
 
     name = entry["metric"]
     if name == "k_sample_tests":
-        from humeval.metrics.significance import TEST_STATS
+        from humeval.stat_names import TEST_STATS
 
         return list(dict.fromkeys(s for test in entry.get("tests", []) for s in TEST_STATS.get(test, ())))
     if name == "choice_ratings":
-        from humeval.metrics.choice_ratings import METHOD_STATS, choice_stats
+        from humeval.stat_names import METHOD_STATS, choice_stats
 
         method, resamples = entry.get("method"), entry.get("resamples", 0)
         return choice_stats(method, resamples) if method in METHOD_STATS and isinstance(resamples, int) else None

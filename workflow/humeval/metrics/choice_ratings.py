@@ -16,23 +16,9 @@ from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Columns, Frame, StudyData, groups_of, render, value_frame
 from humeval.resampling import spend
+from humeval.stat_names import METHOD_STATS, choice_stats
 
 __all__ = ["METHOD_STATS", "choice_rating_numbers", "choice_stats", "resample_rows", "trueskill_sequences"]
-
-
-#: The statistics each method writes (``{stat}``), in order.
-METHOD_STATS = {"trueskill": ("mu", "sigma", "conservative"), "bradley_terry": ("log_strength", "strength")}
-
-
-def choice_stats(method: str, resamples: int = 0) -> list[str]:
-    """The statistics :func:`choice_rating_numbers` writes per system, in its order: the method's, then with
-    ``resamples`` each one's ``_low`` and ``_high`` bound (the one list ``snakemake -n`` checks a table against).
-
-    >>> choice_stats("bradley_terry", resamples=100)
-    ['log_strength', 'strength', 'log_strength_low', 'strength_low', 'log_strength_high', 'strength_high']
-    """
-    stats = list(METHOD_STATS[method])
-    return stats + ([f"{s}_{end}" for end in ("low", "high") for s in stats] if resamples else [])
 
 
 def trueskill_ratings(pairs: pd.DataFrame, *, draw_probability: float = 0.10, ties: str = "draw") -> pd.DataFrame:

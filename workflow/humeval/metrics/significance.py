@@ -12,6 +12,7 @@ import pandas as pd
 from humeval.config.registry import register
 from humeval.errors import HumevalError
 from humeval.metrics import Column, Columns, Frame, StudyData, groups_of, render, value_frame
+from humeval.stat_names import TEST_STATS
 
 __all__ = [
     "TEST_STATS",
@@ -253,18 +254,6 @@ def paired(part: pd.DataFrame, compare: str, a: str, b: str, pair_on: list[str])
 #: ANOVA table with eta squared, Kruskal-Wallis eta squared H and Dunn's test; each written only when asked for.
 KSampleTest = Literal["anova", "kruskal", "levene", "tukey", "anova_table", "kruskal_effect", "dunn", "shapiro"]
 K_SAMPLE_TESTS = get_args(KSampleTest)
-#: The statistics (``{stat}``) each of :func:`k_sample_tests`' tests writes, in order: the one list the tests
-#: write from and ``snakemake -n`` checks a table's columns against (:mod:`humeval.config.cells`).
-TEST_STATS = {
-    "anova": ("statistic", "df_between", "df_within", "p"),
-    "kruskal": ("statistic", "p"),
-    "levene": ("statistic", "p"),
-    "tukey": ("diff", "p", "ci_low", "ci_high"),
-    "anova_table": ("ss_between", "ss_within", "ms_between", "ms_within", "eta_squared"),
-    "kruskal_effect": ("eta_squared_h",),
-    "dunn": ("z", "p", "p_adjusted"),
-    "shapiro": ("statistic", "p"),
-}
 
 
 def anova_table(arrays: list[np.ndarray]) -> list[tuple[str, float]]:
