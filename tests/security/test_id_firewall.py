@@ -383,9 +383,9 @@ def test_a_carried_column_of_another_platforms_ids_is_refused_at_extraction(tmp_
 
     export = tmp_path / "x.csv"
     export.write_text(
-        "ResponseId,PROLIFIC_PID,WorkerId,item,score,free\n"
-        "R_1abcdefghijklmn,5f8a9b7c6d5e4f3a2b1c0d9e,A1B2C3D4E5F6G7,i1,3,5f8a9b7c6d5e4f3a2b1c0d9e\n"
-        "R_2abcdefghijklmn,6f8a9b7c6d5e4f3a2b1c0d9e,A7B2C3D4E5F6G7,i1,4,ok\n"
+        "ResponseId,PROLIFIC_PID,WorkerId,item,score,free,key\n"
+        "R_1abcdefghijklmn,5f8a9b7c6d5e4f3a2b1c0d9e,A1B2C3D4E5F6G7,i1,3,5f8a9b7c6d5e4f3a2b1c0d9e,R_1abcdefghijklmn#3\n"
+        "R_2abcdefghijklmn,6f8a9b7c6d5e4f3a2b1c0d9e,A7B2C3D4E5F6G7,i1,4,ok,R_2abcdefghijklmn#4\n"
     )
     params = {"participant": "ResponseId", "item": ["item"], "criteria": {"q": "score"}, "system": {"value": "A"}}
     study = {
@@ -394,11 +394,16 @@ def test_a_carried_column_of_another_platforms_ids_is_refused_at_extraction(tmp_
         "extract": [{"side": "O", "loader": "tabular", "inputs": {"r": "x"}, "params": params}],
     }
     kept, _ = extract_study(study, {"x": str(export)})  # no carry: fine
-    with_rater = dict(params, carry={"rater_id": "ResponseId", "code": {"column": "ResponseId", "part": "^(.{6})"}})
-    study["extract"][0]["params"] = with_rater
+    rater_and_parts = {
+        "rater_id": "ResponseId",
+        "code": {"column": "ResponseId", "part": "^(.{6})"},
+        "copy": {"column": "key", "part": "^(.{6})"},  # a raw id in another column: pseudonymised before its part
+    }
+    study["extract"][0]["params"] = dict(params, carry=rater_and_parts)
     carried, _ = extract_study(study, {"x": str(export)})
     assert (carried["rater_id"] == kept["participant"]).all()  # the participant's own column: its pseudonyms
     assert not carried["code"].str.startswith("R_").any()  # a part of it: a part of the pseudonym
+    assert (carried["copy"] == kept["participant"].str[:6]).all()
     study["extract"][0]["params"] = dict(params, carry=carry)
     with pytest.raises(HumevalError) as caught:
         extract_study(study, {"x": str(export)})
