@@ -33,18 +33,30 @@ def test_a_nested_quantifier_header_pattern_runs_in_linear_time():
     assert result.returncode == 0 and result.stdout.strip() == "fluency", result.stderr[-2000:]
 
 
-def test_a_pattern_re2_cannot_run_is_refused_at_load_naming_the_key(tmp_path):
+def pattern_keys():
+    from humeval.patterns import PATTERN_KEYS
+
+    return PATTERN_KEYS
+
+
+@pytest.mark.parametrize("key", pattern_keys())
+def test_a_pattern_re2_cannot_run_is_refused_at_load_naming_the_key(tmp_path, key):
+    """Every key a loader reads as a regular expression (``humeval.patterns.PATTERN_KEYS``: a key added there is
+    attacked here the day it is added), given a backreference: one line at load naming the key."""
     from humeval.config.load import load_study
 
     text = (REPO / "config/studies/yao-2022-storybook-qag.yaml").read_text()
     path = tmp_path / "yao-2022-storybook-qag.yaml"
-    path.write_text(
-        text.replace('readability: {pattern: "^readability\\\\("}', 'readability: {pattern: "(a)\\\\1"}', 1)
+    spec = (
+        'readability: {pattern: "(a)\\\\1"}'
+        if key == "pattern"
+        else f'readability: {{pattern: "^readability\\\\(", {key}: "(a)\\\\1"}}'
     )
+    path.write_text(text.replace('readability: {pattern: "^readability\\\\("}', spec, 1))
     with pytest.raises(HumevalError) as info:
         load_study(path)
     message = str(info.value)
-    assert "\n" not in message and "key extract.0.params.criteria.readability.pattern" in message
+    assert "\n" not in message and f"key extract.0.params.criteria.readability.{key}" in message, message
     assert "no backreferences or lookaround" in message
 
 
