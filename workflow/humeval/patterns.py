@@ -13,7 +13,7 @@ from functools import cache
 
 from humeval.errors import HumevalError
 
-__all__ = ["check_patterns", "config_pattern"]
+__all__ = ["PATTERN_KEYS", "check_patterns", "config_pattern"]
 
 #: The params of a loader whose values are config regular expressions.
 PATTERN_KEYS = ("pattern", "part", "columns", "file_pattern", "response_text_pattern")

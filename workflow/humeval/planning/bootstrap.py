@@ -189,25 +189,32 @@ class Units(NamedTuple):
     members: list  # per unit code, its items' codes
 
 
-def tables_named(node):
-    """Every mapping under ``node`` that names a ``table`` (a cell reference of ``cell_arithmetic``)."""
-    if isinstance(node, dict):
-        if "table" in node and isinstance(node["table"], str):
-            yield node
-        for value in node.values():
-            yield from tables_named(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from tables_named(value)
+def order_table(null_names, names) -> np.ndarray:
+    """Per name (an item or a unit of a pilot), the codes among ``null_names`` (its null pilot's, :func:`null_pilot`)
+    of itself and of each of its other orders (``<name>~null1``, ...), -1 past the last.
 
-
-def order_names(names, shift: int) -> list[str]:
-    """The names of units' ``shift``-th order in a null pilot, as :func:`null_pilot` relabels the unit column.
-
-    >>> order_names(["256", "a|b"], 1)
-    ['256~null1', 'a|b~null1']
+    >>> order_table(["a", "b", "a~null1"], ["a", "b"]).tolist()
+    [[0, 2], [1, -1]]
     """
-    return [f"{name}~null{shift}" for name in names]
+    index = pd.Index(null_names)
+    columns = [index.get_indexer(names)]
+    while (found := index.get_indexer([f"{name}~null{len(columns)}" for name in names])).max() >= 0:
+        columns.append(found)
+    return np.stack(columns, axis=1)
+
+
+def shrunk(base: np.ndarray, table: np.ndarray, weight: float, rng) -> np.ndarray:
+    """Each drawn code of ``base`` kept as itself (``table``'s first column) with probability ``weight``, else one of
+    its orders (its row of :func:`order_table`) at random, itself among them, each alike."""
+    counts = (table >= 0).sum(axis=1)
+    kept = rng.random(base.shape) < weight
+    turn = (rng.random(base.shape) * counts[base]).astype(int)
+    return np.where(kept, table[base, 0], table[base, turn])
+
+
+def expanded(members: list, drawn: np.ndarray) -> list:
+    """Per draw of unit codes (a row of ``drawn``), the codes of the drawn units' items, in order."""
+    return [np.concatenate([members[u] for u in row]) for row in drawn]
 
 
 #: The seed of the one draw of units that checks the item-totals forms against the metrics (:meth:`checked_totals`),
@@ -329,17 +336,8 @@ class Simulator:
         if by_unit:
             return self.shrunk_unit_draws(null, weight, items, simulations, rng)
         if self.orders is None:  # per pilot item, the codes of its orders among the null's items (itself first)
-            names = pd.Index(null.items)
-            columns = [names.get_indexer(self.items)]
-            while (found := names.get_indexer([f"{item}~null{len(columns)}" for item in self.items])).max() >= 0:
-                columns.append(found)
-            table = np.stack(columns, axis=1)
-            self.orders = table, (table >= 0).sum(axis=1)
-        table, counts = self.orders
-        base = draw_items(rng, self.strata, len(self.items), simulations, items)
-        kept = rng.random(base.shape) < weight
-        turn = (rng.random(base.shape) * counts[base]).astype(int)  # one of the item's orders, each alike
-        return np.where(kept, base, table[base, turn])
+            self.orders = order_table(null.items, self.items)
+        return shrunk(draw_items(rng, self.strata, len(self.items), simulations, items), self.orders, weight, rng)
 
     def shrunk_unit_draws(self, null: Simulator, weight: float, items: int, simulations: int, rng) -> list:
         """:meth:`shrunk_draws` by unit: the pilot's units drawn with replacement, each kept with probability
@@ -347,21 +345,11 @@ class Simulator:
         a list of each draw's items among ``null``'s."""
         if null.units is None:
             raise HumevalError("planning: the null pilot's items do not nest in the pilot's units")
-        members = self.units.members
-        names = pd.Index(null.units.names)
-        table = [names.get_indexer(self.units.names)]
-        while (found := names.get_indexer(order_names(self.units.names, len(table)))).max() >= 0:
-            table.append(found)
-        table = np.stack(table, axis=1)
+        table = order_table(null.units.names, self.units.names)
         if (table[:, 0] < 0).any():
             raise HumevalError("planning: the null pilot lacks a unit of the pilot's")
-        counts = (table >= 0).sum(axis=1)
-        count = max(1, round(items * len(members) / len(self.items)))
-        base = rng.integers(0, len(members), size=(simulations, count))
-        kept = rng.random(base.shape) < weight
-        turn = (rng.random(base.shape) * counts[base]).astype(int)
-        chosen = np.where(kept, table[base, 0], table[base, turn])
-        return [np.concatenate([null.units.members[u] for u in row]) for row in chosen]
+        base = rng.integers(0, len(self.units.members), size=(simulations, self.unit_count(items)))
+        return expanded(null.units.members, shrunk(base, table, weight, rng))
 
     def item_units(self) -> Units | None:
         """The units the pilot's items nest in, where a metric entry's test runs over observations of a unit
@@ -396,11 +384,13 @@ class Simulator:
         unit, unit_names = pd.factorize(names)
         order = np.argsort(unit, kind="stable")
         members = np.split(order, np.cumsum(np.bincount(unit))[:-1])
-        read = {
-            part["table"]
+        read = {  # the tables another entry's arithmetic takes operands from
+            operand["table"]
             for entry in self.config.get("metrics", [])
             if entry["metric"] == "cell_arithmetic"
-            for part in tables_named(entry)
+            for cell in entry.get("cells", [])
+            for operand in (cell.get("left"), cell.get("right"))
+            if isinstance(operand, dict)
         }
         return Units(
             columns, frozenset(tables), frozenset(tables - read), unit, np.asarray(unit_names, dtype=object), members
@@ -418,9 +408,11 @@ class Simulator:
         if not by_unit:
             return draw_items(rng, self.strata, len(self.items), simulations, items)
         members = self.units.members
-        count = max(1, round(items * len(members) / len(self.items)))
-        drawn = rng.integers(0, len(members), size=(simulations, count))
-        return [np.concatenate([members[u] for u in row]) for row in drawn]
+        return expanded(members, rng.integers(0, len(members), size=(simulations, self.unit_count(items))))
+
+    def unit_count(self, items: int) -> int:
+        """How many units a draw of ``items`` items holds: the pilot's units in proportion, at least one."""
+        return max(1, round(items * len(self.units.members) / len(self.items)))
 
     def counted_values(self) -> dict:
         """:meth:`values` of the pilot as it is, and in :attr:`resampling` the seconds its metrics' resampling
@@ -598,9 +590,7 @@ class Simulator:
 
     def power(self, chosen: list[dict], labels: list[str], items: int, simulations: int, rng, drawn=None):
         """:meth:`power_of` the findings, each drawn as its test runs: items (:func:`draw_items`), or units, each
-        with all its items, for a finding that reads a test over units (:meth:`uses_units`), from the same ``rng``
-        after the items' draws (so that a study's other findings draw as they did before units were drawn).
-        ``drawn``: the draws, made otherwise (:meth:`shrunk_draws`), for findings that all draw alike. Where both
+        with all its items, for a finding that reads a test over units (:meth:`uses_units`). ``drawn``: the draws, made otherwise (:meth:`shrunk_draws`), for findings that all draw alike. Where both
         kinds are drawn, the units' come from a stream spawned from ``rng`` (``Generator.spawn``), so that the
         items' stream, and every finding drawn by item, stays as it was before units were drawn."""
         by_unit = np.array([self.uses_units(f, label) for f, label in zip(chosen, labels)], dtype=bool)
@@ -643,7 +633,6 @@ class Simulator:
         import warnings
 
         drawn_e = np.arange(len(self.evaluators))
-        drawn_i = drawn
         held, failed = np.zeros(len(chosen), dtype=int), np.zeros(len(chosen), dtype=int)
         cells_of = [finding_cells(f, label) for f, label in zip(chosen, labels)]
         moved = [np.zeros(len(cells), dtype=bool) for cells in cells_of]  # per cell: did any simulation move it
@@ -651,7 +640,7 @@ class Simulator:
         # drawn by item, the tests over units are read by no finding (their forms' Tukey p: 300 integrals of
         # puduppully's 626), unless another entry's arithmetic reads them
         skip = self.units.apart if self.units and not by_unit else frozenset()
-        vectorised = self.checked_totals(drawn_e, drawn_i[0]) and self.vectorised_values(drawn_i, skip)
+        vectorised = self.checked_totals(drawn_e, drawn[0]) and self.vectorised_values(drawn, skip)
         if vectorised:  # every draw's cells at once: the findings too (1.1 s of santhanam's 2,000 draws, one by one)
             for k, (finding, label, cells) in enumerate(zip(chosen, labels, cells_of)):
                 nothing = np.full(simulations, np.nan)
@@ -671,8 +660,8 @@ class Simulator:
                 warnings.simplefilter("ignore")
                 for s in range(simulations):
                     try:
-                        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn_i[s])
-                        values = self.values(self.sample(rows, item_copy, by_unit), drawn_i[s], by_unit)
+                        rows, _, item_copy = copies(self.evaluator, self.item, drawn_e, drawn[s])
+                        values = self.values(self.sample(rows, item_copy, by_unit), drawn[s], by_unit)
                     except (HumevalError, ValueError, ZeroDivisionError, AssertionError):  # an ill-posed draw
                         failed += 1
                         continue
