@@ -410,3 +410,42 @@ def test_a_carried_column_of_another_platforms_ids_is_refused_at_extraction(tmp_
     message = str(caught.value)
     assert "\n" not in message and ("participant id" in message), message
     assert "5f8a9b7c6d5e4f3a2b1c0d9e" not in message and "A1B2C3D4E5F6G7" not in message
+
+
+@pytest.mark.parametrize(
+    "comment,gone",
+    [
+        ("I was at 51.50735, -0.12776 then", "0.12776"),  # decimal degrees, as a browser's geolocation gives them
+        ("home: 40.7128N 74.0060W", "74.0060"),  # with hemispheres
+        ("near 51°30'26\"N 0°7'39\"W", "30'26"),  # degrees, minutes and seconds
+        ("lat: 48.8566, lng=2.3522", "2.3522"),  # labelled
+        ("at ５１．５０７３５，－０．１２７７６", "12776"),  # full-width digits
+        ("via Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/120.0 Safari/537.36", "Win64"),
+    ],
+    ids=["decimal pair", "hemispheres", "dms", "labelled", "full width", "user agent"],
+)
+def test_coordinates_and_device_data_are_removed_from_free_text_and_refused_in_a_label(tmp_path, comment, gone):
+    """Issue 54 item 2 names geographic coordinates and device data among what the scrubbers remove and what a
+    column is refused for holding, by name and by content; both were carried (a comment "I was at 51.50735,
+    -0.12776", a label column of user agents, a ``Browser`` column). Declared free text, each leaves extraction as
+    ``[removed]``; undeclared, the column is refused in one line naming what it holds."""
+    rows = [dict(ROWS[0], comment=comment), dict(ROWS[1], comment="scores 4.5, 3.25; took long 3.5 minutes")]
+    params = {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}}
+    judgements, _ = extract(tmp_path, rows, params)
+    assert gone not in everything(judgements) and "[removed]" in judgements["comment"].iloc[0]
+    assert judgements["comment"].iloc[1] == "scores 4.5, 3.25; took long 3.5 minutes"  # numbers, not a place
+    what = "device data" if "Mozilla" in comment else "geographic coordinates"
+    with pytest.raises(HumevalError, match=rf"carried column 'comment' holds {what}"):
+        extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}})
+
+
+@pytest.mark.parametrize("header", ["Browser", "User-Agent", "Q_OperatingSystem", "screen_resolution", "device"])
+def test_a_device_column_is_refused_by_its_header_unless_declared_free_text(tmp_path, header):
+    """Qualtrics' meta-info question writes the browser, its version, the operating system and the screen
+    resolution: device data, which identifies a participant with other columns. Carried under any name, such a
+    column is refused unless declared free text."""
+    rows = [dict(ROWS[0], **{header: "Chrome"}), dict(ROWS[1], **{header: "Firefox"})]
+    with pytest.raises(HumevalError, match=re.escape("carried column 'kit' holds device data by its header")):
+        extract(tmp_path, rows, {**BASE, "carry": {"kit": header}})
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"kit": header}, "carry_as": {"kit": "text"}})
+    assert judgements["kit"].tolist() == ["Chrome", "Firefox"]

@@ -32,20 +32,34 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 
 #: Personal data a free-text column may hold, each run by RE2 (linear in the text): e-mail addresses (as the
 #: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups or compressed, ``2001:db8::1``), URLs
-#: with a query, phone numbers
-#: (nine or more digits with the usual separators) and long id-like runs (20 or more letters and digits, both).
+#: with a query, phone numbers (nine or more digits with the usual separators), geographic coordinates (a pair of
+#: decimal degrees of four or more decimals, as Qualtrics' LocationLatitude/LocationLongitude and a browser's
+#: geolocation give them; degrees and minutes, ``51°30'26"N``; a number labelled ``lat``/``lon``), device data (a
+#: browser's user agent, ``Mozilla/5.0 (...)``) and long id-like runs (20 or more letters and digits, both).
+DEGREES = r"[-+]?\d{1,3}\.\d{4,}(?:\s*°)?(?:\s*[NSEW]\b)?"
 PERSONAL_DATA = {
     "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
     "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)\b",
     "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
     "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
+    "geographic coordinates": rf"{DEGREES}(?:\s*[,;/]\s*|\s+){DEGREES}"
+    r"|\d{1,3}(?:\.\d+)?\s*°\s*(?:\d{1,2}\s*['′’]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:[\"″”]|['′’]{2})\s*)?)?[NSEW]\b"
+    r"|\b(?:lat|latitude|lon|lng|long|longitude)\b\s*[:=]?\s*[-+]?\d{1,3}\.\d{3,}",
+    "device data": r"\b(?:Mozilla|Opera)/\d+(?:\.\d+)*(?:\s*\([^)]*\))?(?:\s+[\w.-]+/[\w.+-]+(?:\s*\([^)]*\))?)*",
     "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
 }
 #: The fewest digits of a number that an error message loses as a possible id (:func:`scrub_message`): the numeric
 #: ids of the generated hostile suite have 17 digits; a row number or a count in a message never reaches 12.
 ID_DIGITS = 12
-#: What a column holds that only a declaration (``carry_as: {column: text}``) may carry out, scrubbed.
-ADDRESSES = ("e-mail address", "IP address")
+#: What a label column (one not declared ``carry_as: {column: text}``) is refused for holding, by content, as the
+#: refusal names it: only a declaration as free text carries such a column out, scrubbed.
+REFUSED_IN_LABELS = {
+    "e-mail address": "an e-mail address",
+    "IP address": "an IP address",
+    "geographic coordinates": "geographic coordinates",
+    "device data": "device data (a browser's user agent)",
+    "id": "a long id-like run (a participant id?)",
+}
 #: A whole value that is a phone number in international form (``+44 20 7946 0958``): a label column holding one
 #: is refused like an address; bare digits are not (item and unit ids are often 9-10 digits), their header says.
 INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
@@ -57,6 +71,7 @@ INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
 PERSONAL_HEADERS = {
     "a location": r"latitude|longitude|^(lat|lon|lng|geo|gps|location|city|town|postcode|post_code|zip|zipcode|zip_code|address)$|location_?(lat|lon)",
     "contact details": r"phone|mobile|telephone|^tel$|e-?mail|ip_?address|recipient",
+    "device data": r"user.?agent|browser|operating.?system|screen.?(resolution|size|width|height)|^(os|device|device.?(type|model|name)|resolution|q_version|q_resolution)$",
     "a participant id": r"prolific|turker|^(worker|participant|respondent|response|annotator|rater|labell?er|user|subject|session|panelist)[ _.-]?id$|^(pid|uid|workerid)$",
 }
 
@@ -99,6 +114,8 @@ def personal_header(names: list[str]) -> str | None:
     ('a location', 'contact details')
     >>> personal_header(["pid", "PROLIFIC_PID"]), personal_header(["w", "WorkerId"])
     ('a participant id', 'a participant id')
+    >>> personal_header(["ua", "User-Agent"]), personal_header(["os", "Q_OperatingSystem"])
+    ('device data', 'device data')
     >>> personal_header(["section", "story_name", "section_id"]) is None
     True
     """
@@ -119,10 +136,10 @@ def personal_data_firewall(
 ) -> pd.DataFrame:
     """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
     column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
-    column not declared so that holds an e-mail or IP address or an international phone number is refused in one
-    line naming it; a column declared ``number`` must hold numbers. Whatever it holds, a column whose name or
+    column not declared so that holds an e-mail or IP address, geographic coordinates, a user agent or an
+    international phone number is refused in one line naming it; a column declared ``number`` must hold numbers. Whatever it holds, a column whose name or
     export columns (``headers``: carried name -> the export's headers) name a location is refused, and contact
-    details unless declared ``text`` (:func:`personal_header`), and a participant id unless every export column
+    details and device data unless declared ``text`` (:func:`personal_header`), and a participant id unless every export column
     it copies that names one is the ``participant`` column itself (which holds the pseudonym, never the raw id).
     A column not declared ``text`` that holds a long id-like run (:data:`PERSONAL_DATA`'s ``id``: a Prolific id
     under any header) is refused as an address is. Each distinct value is looked at once.
@@ -180,9 +197,8 @@ def personal_data_firewall(
                 file=source,
             )
         joined = "\0".join(text)  # one linear search per pattern over the column's distinct values
-        for name in (*ADDRESSES, "id"):
+        for name, held in REFUSED_IN_LABELS.items():
             if config_pattern(PERSONAL_DATA[name], ignore_case=True).search(joined):
-                held = "a long id-like run (a participant id?)" if name == "id" else f"an {name}"
                 raise HumevalError(
                     f"carried column {column!r} holds {held}: declare it carry_as: {{{column}: text}} to carry it "
                     "with personal data removed, or do not carry it",
