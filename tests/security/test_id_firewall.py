@@ -449,3 +449,53 @@ def test_a_device_column_is_refused_by_its_header_unless_declared_free_text(tmp_
         extract(tmp_path, rows, {**BASE, "carry": {"kit": header}})
     judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"kit": header}, "carry_as": {"kit": "text"}})
     assert judgements["kit"].tolist() == ["Chrome", "Firefox"]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["17000001142836570", " 17000001142836570 ", "１７０００００１１４２８３６５７０", PID[0].upper()],
+    ids=["digits", "spaced", "full width", "prolific id"],
+)
+def test_a_rater_who_types_an_id_as_the_answer_stops_extraction_in_one_line(tmp_path, typed):
+    """The firewall left the value column alone (it must stay a number, so no pseudonym can stand there): a worker
+    number typed into a rating field reached the tidy table raw. Now a value that is any participant's raw id, in
+    any spelling, stops extraction in one line naming the file and the row, the id not quoted; a rater's other
+    numbers pass."""
+    ids = ["17000001142836570", PID[0]]
+    rows = [
+        {"PROLIFIC_PID": ids[0], "item": "i1", "system": "A", "score": "3"},
+        {"PROLIFIC_PID": ids[1], "item": "i1", "system": "A", "score": typed},
+    ]
+    judgements, _ = extract(tmp_path, [rows[0], dict(rows[1], score="1700000114")], BASE)  # a number, not an id
+    assert judgements["value"].tolist() == [3, 1700000114]
+    with pytest.raises(HumevalError) as raised:
+        extract(tmp_path, rows, BASE)
+    message = str(raised.value)  # digits: the firewall's line; text the loader refuses as no number, the id scrubbed
+    said = (
+        "column 'value' row 1 holds a participant's raw id"
+        if typed.strip().isdecimal() and typed.isascii()
+        else "is not a value"
+    )
+    assert re.fullmatch(rf".*export\.csv: .*{re.escape(said)}.*", message), message
+    assert not any(i in message.casefold() for i in (ids[0], PID[0], "１７００")) and "\n" not in message
+
+
+def test_an_id_typed_as_a_number_in_a_typed_value_column_is_refused():
+    """A loader that types its columns (JSON, SQLite) hands the value as an integer or a float."""
+    from humeval.id_firewall import scrub_ids
+
+    ids = {"12345678901234567": "Pa"}
+    for value in (pd.Series([3, 12345678901234567]), pd.Series([3.0, 12345678901234567.0])):
+        with pytest.raises(HumevalError, match=r"^s\.json: column 'value' row 1 holds a participant's raw id"):
+            scrub_ids(pd.DataFrame({"value": value}), ids, source="s.json")
+    assert scrub_ids(pd.DataFrame({"value": [3.0, 1.5]}), ids)["value"].tolist() == [3.0, 1.5]
+
+
+@pytest.mark.parametrize("header", ["First name", "surname", "Full_Name", "What is your name?", "your name"])
+def test_a_column_of_names_is_never_carried(tmp_path, header):
+    """A form's "What is your name?" or a Qualtrics panel's first name was carried as a label, or declared free
+    text and kept (no scrubber finds a name): refused by its header either way."""
+    rows = [dict(ROWS[0], **{header: "Jo Doe"}), dict(ROWS[1], **{header: "Ann Roe"})]
+    for declared in ({}, {"carry_as": {"who": "text"}}):
+        with pytest.raises(HumevalError, match=re.escape("carried column 'who' holds a person's name by its header")):
+            extract(tmp_path, rows, {**BASE, "carry": {"who": header}, **declared})

@@ -64,16 +64,20 @@ REFUSED_IN_LABELS = {
 #: is refused like an address; bare digits are not (item and unit ids are often 9-10 digits), their header says.
 INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
 #: Headers (the carried column's name or the export columns it copies) that say what a column holds, whatever its
-#: values look like: a location no scrubber can make anonymous (Qualtrics' LocationLatitude/LocationLongitude, a
-#: city, a postcode) is never carried; contact details only declared as free text, scrubbed; a platform's
+#: values look like: a location or a name no scrubber can make anonymous (Qualtrics' LocationLatitude/
+#: LocationLongitude, a city, a postcode; a form's "First name", "What is your name?") is never carried; contact details only declared as free text, scrubbed; a platform's
 #: participant id (Prolific's PROLIFIC_PID, MTurk's WorkerId, a respondent id) only as the participant, which the
 #: identifier firewall pseudonymises: another such column would carry raw ids it never learns.
 PERSONAL_HEADERS = {
     "a location": r"latitude|longitude|^(lat|lon|lng|geo|gps|location|city|town|postcode|post_code|zip|zipcode|zip_code|address)$|location_?(lat|lon)",
+    "a person's name": r"(first|last|full|given|family|sur|middle|real)[ _.-]?name|^your[ _.-]?name|what is your name",
     "contact details": r"phone|mobile|telephone|^tel$|e-?mail|ip_?address|recipient",
     "device data": r"user.?agent|browser|operating.?system|screen.?(resolution|size|width|height)|^(os|device|device.?(type|model|name)|resolution|q_version|q_resolution)$",
     "a participant id": r"prolific|turker|^(worker|participant|respondent|response|annotator|rater|labell?er|user|subject|session|panelist)[ _.-]?id$|^(pid|uid|workerid)$",
 }
+
+#: What :data:`PERSONAL_HEADERS` names that no declaration carries: no scrubber makes a place or a name anonymous.
+NEVER_CARRIED = ("a location", "a person's name")
 
 
 def readable(text: str) -> str:
@@ -112,6 +116,8 @@ def personal_header(names: list[str]) -> str | None:
 
     >>> personal_header(["where", "LocationLatitude"]), personal_header(["contact", "Phone number"])
     ('a location', 'contact details')
+    >>> personal_header(["who", "First name"]), personal_header(["who", "What is your name?"])
+    ("a person's name", "a person's name")
     >>> personal_header(["pid", "PROLIFIC_PID"]), personal_header(["w", "WorkerId"])
     ('a participant id', 'a participant id')
     >>> personal_header(["ua", "User-Agent"]), personal_header(["os", "Q_OperatingSystem"])
@@ -137,12 +143,13 @@ def personal_data_firewall(
     """The carried columns of ``frame`` (those the tidy table does not define) as they may leave extraction: a
     column declared ``text`` (``carry_as``) has every :data:`PERSONAL_DATA` match replaced by ``[removed]``; a
     column not declared so that holds an e-mail or IP address, geographic coordinates, a user agent or an
-    international phone number is refused in one line naming it; a column declared ``number`` must hold numbers. Whatever it holds, a column whose name or
-    export columns (``headers``: carried name -> the export's headers) name a location is refused, and contact
-    details and device data unless declared ``text`` (:func:`personal_header`), and a participant id unless every export column
-    it copies that names one is the ``participant`` column itself (which holds the pseudonym, never the raw id).
-    A column not declared ``text`` that holds a long id-like run (:data:`PERSONAL_DATA`'s ``id``: a Prolific id
-    under any header) is refused as an address is. Each distinct value is looked at once.
+    international phone number is refused in one line naming it; a column declared ``number`` must hold numbers.
+    Whatever it holds, a column whose name or export columns (``headers``: carried name -> the export's headers)
+    name a location or a person's name is refused (:data:`NEVER_CARRIED`), contact details and device data unless
+    declared ``text`` (:func:`personal_header`), and a participant id unless every export column it copies that
+    names one is the ``participant`` column itself (which holds the pseudonym, never the raw id). A column not
+    declared ``text`` that holds a long id-like run (:data:`PERSONAL_DATA`'s ``id``: a Prolific id under any
+    header) is refused as an address is. Each distinct value is looked at once.
 
     >>> frame = pd.DataFrame({"note": ["mail me: jo@example.org from 203.0.113.7", "fine"]})
     >>> personal_data_firewall(frame, {"note": "text"}, "x.csv")["note"].tolist()
@@ -164,9 +171,9 @@ def personal_data_firewall(
             h in participant or personal_header([h]) != what for h in copied
         ):  # the participant column (and a name that says so): its pseudonyms
             what = personal_header([h for h in copied if h not in participant])
-        if what == "a location" or (what and kind != "text"):
+        if what in NEVER_CARRIED or (what and kind != "text"):
             advice = {
-                "a location": "do not carry it",
+                **dict.fromkeys(NEVER_CARRIED, "do not carry it"),
                 "a participant id": "name it as the participant (pseudonymised), or do not carry it",
             }.get(what, f"declare it carry_as: {{{column}: text}}")
             raise HumevalError(
@@ -249,12 +256,15 @@ def scrub_text(text: str, ids: dict[str, str]) -> str:
     return short_ids_replaced(pd.Series([text], dtype=object), short)[0].iloc[0] if short else text
 
 
-def scrub_ids(frame: pd.DataFrame, ids: dict[str, str], free_text: frozenset = frozenset()) -> pd.DataFrame:
+def scrub_ids(
+    frame: pd.DataFrame, ids: dict[str, str], free_text: frozenset = frozenset(), source: str | None = None
+) -> pd.DataFrame:
     """The identifier firewall: every raw id of at least :data:`MIN_SCANNED_ID` characters that stands in a text
     column of ``frame`` (a judgement id, an item, a carried free-text answer such as "my prolific id is 5f1a...")
     replaced by its pseudonym (``ids``, from :func:`collected_ids`), in any letter case, whatever route brought it
     there; in a carried column a shorter one that holds a letter, and in one of ``free_text`` (declared ``carry_as:
-    text``) one of any length, where it stands as a whole word (:data:`MIN_SHORT_ID`).
+    text``) one of any length, where it stands as a whole word (:data:`MIN_SHORT_ID`). A value that is a raw id
+    stops extraction in one line naming ``source`` and the row (:func:`refuse_ids_as_values`).
 
     Linear in the text: the distinct values of a column are joined and cut into runs of letters and digits once
     (one regular-expression pass in C); only the ids whose longest such run is among them, or that have no run
@@ -280,6 +290,8 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str], free_text: frozenset = f
     numeric = {
         int(raw.strip()): name for raw, name in scanned.items() if raw.strip().isascii() and raw.strip().isdigit()
     }
+    if "value" in frame.columns:
+        refuse_ids_as_values(frame["value"], scanned, numeric, source)
     changed = {}
     for column in frame.columns:
         if column in NOT_SCANNED:
@@ -313,6 +325,37 @@ def scrub_ids(frame: pd.DataFrame, ids: dict[str, str], free_text: frozenset = f
             values[codes == -1] = None
             changed[column] = pd.Series(values, index=frame.index, dtype=object)
     return frame.assign(**changed) if changed else frame
+
+
+def refuse_ids_as_values(
+    values: pd.Series, scanned: dict[str, str], numeric: dict[int, str], source: str | None = None
+) -> None:
+    """Stop where a judgement's value is a participant's raw id (of :data:`MIN_SCANNED_ID` or more characters, in
+    any spelling; an all-digit one also as a number): a rater who typed their worker number into a rating field.
+    The value column must stay a number, so no pseudonym can stand there; the row is named, the id never quoted.
+
+    >>> refuse_ids_as_values(pd.Series(["3", "17000001142836570"]), {"17000001142836570": "P1"},
+    ...                      {17000001142836570: "P1"})
+    Traceback (most recent call last):
+    humeval.errors.HumevalError: column 'value' row 1 holds a participant's raw id (a rater typed it as the answer?): a value is a number, never an id; leave the row out (the loader's where) or mend the export
+    """
+    if not scanned:
+        return
+    if pd.api.types.is_numeric_dtype(values):
+        if not numeric or pd.api.types.is_bool_dtype(values):
+            return
+        keys = list(numeric) if pd.api.types.is_integer_dtype(values) else [float(key) for key in numeric]
+        hits = values.isin(keys)
+    else:
+        text = values.dropna().astype(str)
+        folded = readable_values(text).str.strip().str.casefold()
+        hits = folded.isin({raw.strip().casefold() for raw in scanned}).reindex(values.index, fill_value=False)
+    if hits.any():
+        raise HumevalError(
+            f"column 'value' row {int(hits.to_numpy().argmax())} holds a participant's raw id (a rater typed it as the "
+            "answer?): a value is a number, never an id; leave the row out (the loader's where) or mend the export",
+            file=source,
+        )
 
 
 def short_ids(ids: dict[str, str], every: bool = False) -> dict[str, str]:

@@ -204,12 +204,13 @@ def run_loaders(study: dict, raw_paths: dict[str, str], optional: set[str]) -> t
         # the identifier firewall: raw ids leave only as pseudonyms (in free text, ids of any length)
         declared = (entry.get("params") or {}).get("carry_as") or {}
         free_text = frozenset(column for column, kind in declared.items() if kind == "text")
-        j, p = scrub_ids(j, ids, free_text), scrub_ids(p, ids, free_text)
+        source = ", ".join(sorted(inputs.values()))
+        j, p = scrub_ids(j, ids, free_text, source), scrub_ids(p, ids, free_text, source)
         # personal data of any kind in a carried column: scrubbed where declared text, refused where not declared
         params = entry.get("params") or {}
         carried = {name: spec_headers(spec) for name, spec in (params.get("carry") or {}).items()}
         rater = spec_headers(params["participant"]) if "participant" in params else []
-        j = personal_data_firewall(j, declared, ", ".join(sorted(inputs.values())), carried, rater)
+        j = personal_data_firewall(j, declared, source, carried, rater)
         log.info("side %s: %d judgement rows, %d participants", entry["side"], len(j), len(p))
         judgements.append(j)
         participants.append(p)
