@@ -484,10 +484,12 @@ class Simulator:
         """{cell: value per draw} of the item-totals forms, for draws of the pilot's item codes (S x items, or a
         list of S arrays: draws of units, :meth:`draws`); an item of another side that the pilot does not judge is
         in every draw once (the last column). The forms of the tables ``skip`` are not computed."""
-        multiplicity = np.zeros((len(drawn), len(self.items) + 1))
-        multiplicity[:, -1] = 1.0
+        width = len(self.items) + 1
         sizes = [len(draw) for draw in drawn]
-        np.add.at(multiplicity, (np.repeat(np.arange(len(drawn)), sizes), np.concatenate(list(drawn))), 1.0)
+        cells = np.repeat(np.arange(len(drawn)) * width, sizes) + np.concatenate(list(drawn))
+        # counts by bincount: np.add.at's unbuffered loop took 0.46 of hosking's 1.3 CPU s of planning
+        multiplicity = np.bincount(cells, minlength=len(drawn) * width).reshape(len(drawn), width).astype(float)
+        multiplicity[:, -1] += 1.0
         values = {}
         for (form, columns), table in zip(self.totals, self.total_tables):
             if table not in skip:
