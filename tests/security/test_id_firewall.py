@@ -499,3 +499,26 @@ def test_a_column_of_names_is_never_carried(tmp_path, header):
     for declared in ({}, {"carry_as": {"who": "text"}}):
         with pytest.raises(HumevalError, match=re.escape("carried column 'who' holds a person's name by its header")):
             extract(tmp_path, rows, {**BASE, "carry": {"who": header}, **declared})
+
+
+@pytest.mark.parametrize(
+    "comment,gone",
+    [
+        ("call (020) 7946 0958 after six", "7946"),  # an area code in brackets, then a space
+        ("or +1 (555) 123-4567", "555"),
+        ("from 2001:db8:0:0:1::1 now", "::1"),  # compressed after uncompressed groups: the whole address
+        ("at [2001:db8::8a2e:370:7334]:8080", "8a2e"),
+    ],
+)
+def test_a_phone_number_or_ipv6_address_in_any_common_spelling_goes_whole(tmp_path, comment, gone):
+    """Issue 54: a phone number whose separators come two at a time (``(020) 7946``) was carried as written, and an
+    IPv6 address compressed after its first groups left its tail (``[removed]::1``)."""
+    rows = [dict(ROWS[0], comment=comment), ROWS[1]]
+    judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, "carry_as": {"comment": "text"}})
+    assert gone not in judgements["comment"].iloc[0] and "[removed]" in judgements["comment"].iloc[0]
+
+
+def test_an_international_phone_number_with_brackets_in_a_label_column_is_refused(tmp_path):
+    rows = [dict(ROWS[0], code="+1 (555) 123-4567"), dict(ROWS[1], code="+44 (0)20 7946 0958")]
+    with pytest.raises(HumevalError, match=r"carried column 'reach' holds a phone number"):
+        extract(tmp_path, rows, {**BASE, "carry": {"reach": "code"}})

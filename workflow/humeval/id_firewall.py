@@ -31,17 +31,19 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 
 
 #: Personal data a free-text column may hold, each run by RE2 (linear in the text): e-mail addresses (as the
-#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups or compressed, ``2001:db8::1``), URLs
-#: with a query, phone numbers (nine or more digits with the usual separators), geographic coordinates (a pair of
-#: decimal degrees of four or more decimals, as Qualtrics' LocationLatitude/LocationLongitude and a browser's
-#: geolocation give them; degrees and minutes, ``51°30'26"N``; a number labelled ``lat``/``lon``), device data (a
-#: browser's user agent, ``Mozilla/5.0 (...)``) and long id-like runs (20 or more letters and digits, both).
+#: datasheet reader knows them), IP addresses (v4, and v6 of three or more groups or compressed, ``2001:db8::1``;
+#: the compressed form tried first, so ``2001:db8:0:0:1::1`` goes whole), URLs with a query, phone numbers (nine
+#: or more digits, one or two of the usual separators between them: ``(020) 7946 0958``, ``+1 (555) 123-4567``),
+#: geographic coordinates (a pair of decimal degrees of four or more decimals, as Qualtrics'
+#: LocationLatitude/LocationLongitude and a browser's geolocation give them; degrees and minutes, ``51°30'26"N``;
+#: a number labelled ``lat``/``lon``), device data (a browser's user agent, ``Mozilla/5.0 (...)``) and long id-like
+#: runs (20 or more letters and digits, both).
 DEGREES = r"[-+]?\d{1,3}\.\d{4,}(?:\s*°)?(?:\s*[NSEW]\b)?"
 PERSONAL_DATA = {
     "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
-    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4}|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*)\b",
+    "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4})\b",
     "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
-    "phone number": r"\+?\d(?:[\s().-]?\d){8,}",
+    "phone number": r"\+?\(?\d(?:[\s().-]{0,2}\d){8,}",
     "geographic coordinates": rf"{DEGREES}(?:\s*[,;/]\s*|\s+){DEGREES}"
     r"|\d{1,3}(?:\.\d+)?\s*°\s*(?:\d{1,2}\s*['′’]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:[\"″”]|['′’]{2})\s*)?)?[NSEW]\b"
     r"|\b(?:lat|latitude|lon|lng|long|longitude)\b\s*[:=]?\s*[-+]?\d{1,3}\.\d{3,}",
@@ -62,7 +64,7 @@ REFUSED_IN_LABELS = {
 }
 #: A whole value that is a phone number in international form (``+44 20 7946 0958``): a label column holding one
 #: is refused like an address; bare digits are not (item and unit ids are often 9-10 digits), their header says.
-INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]?\d){7,}\s*$"
+INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]{0,2}\d){7,}\s*$"
 #: Headers (the carried column's name or the export columns it copies) that say what a column holds, whatever its
 #: values look like: a location or a name no scrubber can make anonymous (Qualtrics' LocationLatitude/
 #: LocationLongitude, a city, a postcode; a form's "First name", "What is your name?") is never carried; contact details only declared as free text, scrubbed; a platform's
