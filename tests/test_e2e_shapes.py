@@ -376,3 +376,38 @@ def test_a_bootstrap_over_the_jobs_resampling_budget_stops_it_in_one_line_before
     )
     assert expected in run.stderr and "Traceback" not in run.stderr, run.stderr[-3000:]
     assert not (workdir / "results" / name / "intermediate/metrics.csv").exists()
+
+
+def test_a_raters_id_typed_as_the_answer_stops_extraction_in_one_line_without_quoting_it(tmp_path):
+    """Issue 54: a rater who typed their worker number into the answer field (a count asked for without a scale, so
+    no range check catches it) stops the extract job in one line naming the export and the row; the id is never
+    printed, and no tidy table is written (a2219f7 carried the raw number into the tidy judgements' value)."""
+    worker = "1700000114283657"
+    rows = [("1700000114283657", 4), ("1700000114283658", 2), ("1700000114283658", 3), (worker, worker)]
+    data = csv(
+        [
+            {"rater": r, "item": f"i{k}", "system": "A", "criterion": "errors", "score": v}
+            for k, (r, v) in enumerate(rows)
+        ]
+    )
+    name, filename = "shape-id-as-value", "answers.csv"
+    params = {key: value for key, value in LONG_PARAMS.items() if key != "scale"}
+    _, _, _, config = study(
+        name,
+        filename,
+        data,
+        params,
+        ["A"],
+        [describe("means")],
+        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
+        {"means": {"A": {"mean": "3.00"}}},
+    )
+    workdir, _, mirror = one_study_project(tmp_path, name, filename, data, config)
+    result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
+    assert result.returncode != 0
+    expected = "column 'value' row 3 holds a participant's raw id (a rater typed it as the answer?)"
+    assert f"data/raw/{name}/export.csv: {expected}" in result.stderr, result.stderr[-3000:]  # the file as fetched
+    assert worker not in result.stdout + result.stderr and "Traceback" not in result.stderr
+    assert not (workdir / "results" / name / "tidy").exists() or not any(
+        (workdir / "results" / name / "tidy").iterdir()
+    )
