@@ -240,6 +240,18 @@ def one_study_project(tmp_path, name: str, filename: str, data: bytes, config: d
     return workdir, path, mirror
 
 
+def one_mean_study(name: str, filename: str, data: bytes, params: dict, mean: str) -> dict:
+    """The study file of one export of system A whose one published number is its mean (``means``, row A)."""
+    tables = [{"id": "means", "rows": ["A"], "columns": ["mean"]}]
+    return study(name, filename, data, params, ["A"], [describe("means")], tables, {"means": {"A": {"mean": mean}}})[3]
+
+
+def no_tidy_table(workdir, name: str) -> bool:
+    """Whether the run left no tidy table of study ``name`` (a refused extraction writes none)."""
+    tidy = workdir / "results" / name / "tidy"
+    return not tidy.exists() or not any(tidy.iterdir())
+
+
 def test_a_where_number_against_items_spelt_010_is_one_line_and_the_quoted_text_selects(tmp_path):
     """``where: {item: 010}`` is the number ten in YAML 1.2 (a leading zero is no octal there); the export's items
     are the texts '010' and '10'. Through Snakemake: the metrics job stops in one line saying to quote it (it
@@ -290,16 +302,7 @@ def test_a_bare_reference_to_a_repeated_header_is_one_line_at_dry_run_and_its_pa
     name, filename = "shape-repeated-header", "form.csv"
     params = {**LONG_PARAMS, "item": ["id"], "value": "Fluent?", "criterion": {"value": "fluency"}}
     params["system"] = {"value": "A"}
-    _, _, _, config = study(
-        name,
-        filename,
-        data,
-        params,
-        ["A"],
-        [describe("means")],
-        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
-        {"means": {"A": {"mean": "4.00"}}},
-    )
+    config = one_mean_study(name, filename, data, params, "4.00")
     workdir, path, mirror = one_study_project(tmp_path, name, filename, data, config)
     planned = run_snakemake(workdir, "-n", "--config", f"raw_mirror={mirror}")
     assert planned.returncode != 0
@@ -327,24 +330,13 @@ def test_a_location_column_carried_from_an_export_stops_extraction_in_one_line(t
         ]
     )
     name, filename = "shape-location", "located.csv"
-    _, _, _, config = study(
-        name,
-        filename,
-        data,
-        {**LONG_PARAMS, "carry": {"place": "LocationLatitude"}},
-        ["A"],
-        [describe("means")],
-        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
-        {"means": {"A": {"mean": "3.00"}}},
-    )
+    config = one_mean_study(name, filename, data, {**LONG_PARAMS, "carry": {"place": "LocationLatitude"}}, "3.00")
     workdir, _, mirror = one_study_project(tmp_path, name, filename, data, config)
     result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
     assert result.returncode != 0
     assert "carried column 'place' holds a location by its header (['place', 'LocationLatitude'])" in result.stderr
     assert "51.5072" not in result.stdout + result.stderr and "Traceback" not in result.stderr
-    assert not (workdir / "results" / name / "tidy").exists() or not any(
-        (workdir / "results" / name / "tidy").iterdir()
-    )
+    assert no_tidy_table(workdir, name)
 
 
 def test_a_bootstrap_over_the_jobs_resampling_budget_stops_it_in_one_line_before_it_resamples(tmp_path):
@@ -392,22 +384,11 @@ def test_a_raters_id_typed_as_the_answer_stops_extraction_in_one_line_without_qu
     )
     name, filename = "shape-id-as-value", "answers.csv"
     params = {key: value for key, value in LONG_PARAMS.items() if key != "scale"}
-    _, _, _, config = study(
-        name,
-        filename,
-        data,
-        params,
-        ["A"],
-        [describe("means")],
-        [{"id": "means", "rows": ["A"], "columns": ["mean"]}],
-        {"means": {"A": {"mean": "3.00"}}},
-    )
+    config = one_mean_study(name, filename, data, params, "3.00")
     workdir, _, mirror = one_study_project(tmp_path, name, filename, data, config)
     result = run_snakemake(workdir, "--config", f"raw_mirror={mirror}", "planning=false")
     assert result.returncode != 0
     expected = "column 'value' row 3 holds a participant's raw id (a rater typed it as the answer?)"
     assert f"data/raw/{name}/export.csv: {expected}" in result.stderr, result.stderr[-3000:]  # the file as fetched
     assert worker not in result.stdout + result.stderr and "Traceback" not in result.stderr
-    assert not (workdir / "results" / name / "tidy").exists() or not any(
-        (workdir / "results" / name / "tidy").iterdir()
-    )
+    assert no_tidy_table(workdir, name)
