@@ -39,11 +39,13 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 #: a number labelled ``lat``/``lon``), device data (a browser's user agent, ``Mozilla/5.0 (...)``) and long id-like
 #: runs (20 or more letters and digits, both).
 DEGREES = r"[-+]?\d{1,3}\.\d{4,}(?:\s*°)?(?:\s*[NSEW]\b)?"
+#: A phone number's next digit: up to two of the usual separators before it (``) 7``, `` (5``).
+PHONE_DIGIT = r"[\s().-]{0,2}\d"
 PERSONAL_DATA = {
     "e-mail address": r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*",
     "IP address": r"\b(?:(?:\d{1,3}\.){3}\d{1,3}|(?:[0-9A-Fa-f]{1,4}:){1,6}:[0-9A-Fa-f]{1,4}(?::[0-9A-Fa-f]{1,4})*|(?:[0-9A-Fa-f]{1,4}:){2,7}[0-9A-Fa-f]{1,4})\b",
     "URL with a query": r"[A-Za-z][A-Za-z0-9+.-]*://[^\s?]*\?\S+",
-    "phone number": r"\+?\(?\d(?:[\s().-]{0,2}\d){8,}",
+    "phone number": rf"\+?\(?\d(?:{PHONE_DIGIT}){{8,}}",
     "geographic coordinates": rf"{DEGREES}(?:\s*[,;/]\s*|\s+){DEGREES}"
     r"|\d{1,3}(?:\.\d+)?\s*°\s*(?:\d{1,2}\s*['′’]\s*(?:\d{1,2}(?:[.,]\d+)?\s*(?:[\"″”]|['′’]{2})\s*)?)?[NSEW]\b"
     r"|\b(?:lat|latitude|lon|lng|long|longitude)\b\s*[:=]?\s*[-+]?\d{1,3}\.\d{3,}",
@@ -64,7 +66,7 @@ REFUSED_IN_LABELS = {
 }
 #: A whole value that is a phone number in international form (``+44 20 7946 0958``): a label column holding one
 #: is refused like an address; bare digits are not (item and unit ids are often 9-10 digits), their header says.
-INTERNATIONAL_PHONE = r"^\s*\+\d(?:[\s().-]{0,2}\d){7,}\s*$"
+INTERNATIONAL_PHONE = rf"^\s*\+\d(?:{PHONE_DIGIT}){{7,}}\s*$"
 #: Headers (the carried column's name or the export columns it copies) that say what a column holds, whatever its
 #: values look like: a location or a name no scrubber can make anonymous (Qualtrics' LocationLatitude/
 #: LocationLongitude, a city, a postcode; a form's "First name", "What is your name?") is never carried; contact details only declared as free text, scrubbed; a platform's
