@@ -77,17 +77,40 @@ def headless_chromium(user_data_dir: str):
         _call(base, "POST", f"/session/{session}/timeouts", {"script": 60000, "pageLoad": 60000})
 
         class Browser:
+            frame: list[int] | None = None  # the window's frame (outer minus inner size), once measured
+
             def goto(self, url: str) -> None:
                 _call(base, "POST", f"/session/{session}/url", {"url": url})
 
+            def settled(self, until: float) -> list[int]:
+                """The window's inner and outer sizes once two reads 50 ms apart agree (a resize lands in the page
+                after WebDriver's call returns: read mid-way, the outer size new and the inner still old, the frame
+                came out as -384 px, and a 1536 x 1080 viewport as 1152 x 937)."""
+                script = "return [window.innerWidth, window.innerHeight, window.outerWidth, window.outerHeight];"
+                last = self.run(script)
+                while time.monotonic() < until:
+                    time.sleep(0.05)
+                    now = self.run(script)
+                    if now == last:
+                        return now
+                    last = now
+                raise RuntimeError(f"the window's size did not settle: {last}")
+
             def resize(self, width: int, height: int) -> None:
-                """Set the page's viewport to ``width`` x ``height`` pixels (the window is larger by its frame)."""
-                _call(base, "POST", f"/session/{session}/window/rect", {"width": width, "height": height})
-                frame = self.run(
-                    "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight];"
-                )
-                rect = {"width": width + frame[0], "height": height + frame[1]}
+                """Set the page's viewport to ``width`` x ``height`` pixels (the window is larger by its frame,
+                measured once the window has settled), and wait until the page has it."""
+                until = time.monotonic() + 30
+                if self.frame is None:
+                    _call(base, "POST", f"/session/{session}/window/rect", {"width": width, "height": height})
+                    sizes = self.settled(until)
+                    while sizes[2:] != [width, height]:  # the window has not taken the size yet
+                        sizes = self.settled(until)
+                    self.frame = [sizes[2] - sizes[0], sizes[3] - sizes[1]]
+                rect = {"width": width + self.frame[0], "height": height + self.frame[1]}
                 _call(base, "POST", f"/session/{session}/window/rect", rect)
+                while self.settled(until)[:2] != [width, height]:
+                    if time.monotonic() >= until:
+                        raise RuntimeError(f"the page's viewport did not become {width} x {height}")
 
             def screenshot(self, path) -> None:
                 """Save what the window shows as a PNG."""
