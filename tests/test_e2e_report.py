@@ -219,6 +219,10 @@ const poll = () => {
 };
 poll();
 """
+# How far the widest table's box scrolls sideways: the pixels of its columns out of sight.
+BOX_OVERFLOW = """
+return [Math.max(0, ...[...document.querySelectorAll("div.scroll")].map(box => box.scrollWidth - box.clientWidth)), window.innerWidth, window.innerHeight, [...document.querySelectorAll("div.scroll")].map(b => [b.scrollWidth, b.clientWidth])];
+"""
 FRONT_PAGE_LINKS = """
 return [...document.querySelectorAll(".prose a[href^='javascript:']")].map(a => a.textContent);
 """
@@ -229,7 +233,8 @@ def test_one_click_on_the_front_page_opens_each_card_and_summary_page_in_the_mai
     sees that page, in the main pane (before, a study link opened a sidebar folder and a summary link the sidebar's
     info panel, the pane keeping the previous page). Clicked with WebDriver at 1280x800 and 1920x1080, each link
     from a fresh front page; the pane is right of the navigation bar, and the card, laid out at the pane's size,
-    is no wider than it (no column hidden)."""
+    is no wider than it (no column hidden); at 1920x1080 no table of a card or summary page scrolls sideways in its
+    box (the findings summary's 19 columns did, its power out of sight, before they were laid out as 11)."""
     browser_or_skip()
     report = full_run / "results/report.html"
     studies = configured_studies(full_run)
@@ -262,6 +267,9 @@ def test_one_click_on_the_front_page_opens_each_card_and_summary_page_in_the_mai
                     "return [document.documentElement.scrollWidth, window.innerWidth];"
                 )
                 assert scroll_width <= inner_width, (width, path, scroll_width, inner_width)
+                if width == 1920:  # and at 1920x1080 every column in sight: no table scrolls sideways in its box
+                    hidden = browser.run(BOX_OVERFLOW)
+                    assert hidden[0] <= 1, (path, hidden)
                 browser.resize(width, height)
 
 
@@ -282,6 +290,59 @@ def test_every_page_of_the_report_fits_its_pane_at_1280_by_800(full_run, tmp_pat
             if scroll_width > inner_width:
                 wide.append((str(page.relative_to(full_run)), scroll_width))
     assert not wide, wide
+
+
+# The text of every cell of a page's table, header row first, as a reader sees it (rows in the CSV's order).
+TABLE_TEXT = """
+return [...document.querySelector("table.data").rows].map(r => [...r.cells].map(c => c.textContent));
+"""
+
+
+def shown_interval(value, low, high):
+    """An estimate and its interval as the summary pages print them, from the CSV's text (3 decimals)."""
+    if value == "":
+        return ""
+    return f"{float(value):.3f}" + (f" [{float(low):.3f}, {float(high):.3f}]" if low != "" and high != "" else "")
+
+
+def test_the_findings_and_claims_pages_show_each_csv_row_a_column_per_question(full_run, tmp_path):
+    """summary-findings.html and summary-claims.html, read in Chromium, hold every row of their CSV in its order,
+    each estimate in one cell with its own interval (a power's limits beside the power, not the effect's), the
+    power's basis and analysis, the paper's test's power with its rate at zero effect, and the note."""
+    browser_or_skip()
+    found = rows_of(full_run / "results/summary/findings.csv")
+    claims = rows_of(full_run / "results/summary/claims.csv")
+    with headless_chromium(str(tmp_path / "profile")) as browser:
+        browser.goto((full_run / "results/summary/summary-findings.html").as_uri())
+        findings_page = browser.run(TABLE_TEXT)
+        browser.goto((full_run / "results/summary/summary-claims.html").as_uri())
+        claims_page = browser.run(TABLE_TEXT)
+    header, *cells = findings_page
+    assert len(header) == 11 and len(cells) == len(found) > 80, (header, len(cells))
+    powered = 0
+    for row, shown in zip(found, cells):
+        page = dict(zip(header, shown))
+        assert [page[c] for c in ("study", "finding", "text", "experiment", "holds")] == [
+            row[c] for c in ("study", "finding", "text", "experiment", "holds")
+        ]
+        assert page["effect [95%]"] == shown_interval(row["effect"], row["effect_low"], row["effect_high"])
+        assert page["power [95%]"] == shown_interval(row["power"], row["power_low"], row["power_high"])
+        assert page["basis, analysis"] == ", ".join(v for v in (row["power_basis"], row["power_analysis"]) if v)
+        paper = shown_interval(row["paper_power"], row["paper_power_low"], row["paper_power_high"])
+        if paper and row["paper_null_rate"]:
+            paper += f"; {float(row['paper_null_rate']):.3f} at zero effect"
+        assert page["the paper's test [95%]; at zero effect"] == paper
+        assert page["note"] == row["power_note"]
+        powered += page["power [95%]"] != ""
+    assert powered >= 5, powered  # rows with a power are checked, not only empty ones (8 of the nine studies)
+    header, *cells = claims_page
+    assert len(cells) == len(claims) > 20
+    for row, shown in zip(claims, cells):
+        page = dict(zip(header, shown))
+        assert page["claim"] == row["claim"] and page["evidence"] == row["evidence"], (page, row)
+        assert page["reproduction power [95%]"] == shown_interval(
+            row["reproduction_power"], row["power_low"], row["power_high"]
+        )
 
 
 def test_report_shows_no_restructuredtext_system_messages(full_run):

@@ -31,8 +31,12 @@ __all__ = [
     "STATUSES",
     "STYLE",
     "audit_html",
+    "claims_rows",
     "escape",
+    "findings_rows",
     "frame_html",
+    "interval",
+    "joined",
     "power_rows",
     "table_html",
 ]
@@ -64,6 +68,11 @@ PAGE_ROWS = 100
 #: fixed layout: the note readable beside the numbers in the report's 925-pixel pane at 1280x800 (it was 1,009 to
 #: 1,456 pixels wide, the notes past the pane's right edge).
 AUDIT_WIDTHS = (10, 11, 12, 9, 9, 11, 10, 28)
+#: A long text's column (``td.note``) is at least 22rem wide, readable beside the numbers, but at most 15% of the
+#: window, so that two of them (a finding's text and its power's note) leave room for the numbers: in headless
+#: Chromium, the findings summary's table was 1,491 px wide at the 925 px pane of 1280x800 and 1,503 px (its box
+#: 1,503) at 1920x1080, the claims summary's 1,774 px at both; 33 of 187 pages scrolled sideways in their box at
+#: 925 px and 4 at 1565 px, against 23 and 2 at 15% (min(22rem,18vw): 29 and 3).
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;color:#1f2937}
 h1{font-size:1.2rem;margin:0 0 .3rem}p{margin:.2rem 0 .6rem;max-width:60rem}
@@ -73,7 +82,7 @@ tr.match td.status,td.match{background:#dcfce7}tr.mismatch td.status,td.mismatch
 tr.published_only td.status,td.published_only{background:#fef9c3}tr.published_input td.status,td.published_input{background:#e0e7ff}
 tr.recomputed_only td.status,td.recomputed_only{background:#f9fafb}.controls{margin:.4rem 0}
 .controls input,.controls select,.controls button{font-size:.85rem;margin-right:.5rem}ul.notes{font-size:.85rem;max-width:60rem}
-table.audit{width:100%;font-size:.8rem}td.note{min-width:22rem;white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
+table.audit{width:100%;font-size:.8rem}td.note{min-width:min(22rem,15vw);white-space:normal}.controls a{font-size:.85rem;margin-left:.5rem}
 table.wide{font-size:.72rem}table.wide th,table.wide td{padding:.15rem .25rem}table.fit{table-layout:fixed;width:100%}table.fit td,table.fit th{overflow-wrap:anywhere}table.fit td.note{min-width:0}
 .scroll{overflow:auto;max-height:calc(100vh - 2rem);max-width:100%}
 .scroll td:first-child,.scroll th:first-child{position:sticky;left:0;background:#fff;z-index:1}.scroll th:first-child{background:#f3f4f6;z-index:2}
@@ -264,6 +273,73 @@ def frame_html(
     return page(title, intro, table, [], csv=csv)
 
 
+def interval(value, low, high) -> str:
+    """A number at 3 decimals with its interval in brackets where both limits are known; empty where it is missing.
+
+    >>> interval(0.12, 0.0, 0.24), interval(19.4444, float("nan"), float("nan")), interval(float("nan"), 0.1, 0.2)
+    ('0.120 [0.000, 0.240]', '19.444', '')
+    """
+    if pd.isna(value):
+        return ""
+    return f"{value:.3f}" + (f" [{low:.3f}, {high:.3f}]" if pd.notna(low) and pd.notna(high) else "")
+
+
+def joined(*columns: pd.Series, sep: str = ", ") -> list[str]:
+    """Per row, the texts of ``columns`` that are present, joined by ``sep`` (one cell for what a reader reads
+    together: a power's basis and its analysis)."""
+    return [sep.join(str(v) for v in values if pd.notna(v) and str(v)) for values in zip(*columns)]
+
+
+def findings_rows(found: pd.DataFrame) -> pd.DataFrame:
+    """``summary/findings.csv`` as its page shows it, one column per question a reader asks (the CSV's 19 columns
+    ran past the report's pane even at 1920x1080, power and its note out of sight): the finding, where, whether it
+    holds, its effect and the power a study of that size had, each with its 95% interval, the power's basis and
+    analysis, and the paper's own test's power with its rate at zero effect beside it.
+
+    >>> row = {"study": "s", "finding": "Y2", "text": "A beats B", "experiment": "R1", "holds": "no",
+    ...        "effect": 0.03, "effect_low": -0.1, "effect_high": 0.16, "difference_p": 0.99, "power": 0.52,
+    ...        "power_basis": "observed", "power_analysis": "valid", "power_low": 0.49, "power_high": 0.55,
+    ...        "power_note": "", "paper_power": 0.81, "paper_power_low": 0.78, "paper_power_high": 0.83,
+    ...        "paper_null_rate": 0.149}
+    >>> shown = findings_rows(pd.DataFrame([row])).iloc[0]
+    >>> shown["effect [95%]"], shown["power [95%]"], shown["basis, analysis"]
+    ('0.030 [-0.100, 0.160]', '0.520 [0.490, 0.550]', 'observed, valid')
+    >>> shown["the paper's test [95%]; at zero effect"]
+    '0.810 [0.780, 0.830]; 0.149 at zero effect'
+    """
+    paper = [
+        interval(p, low, high) + (f"; {null:.3f} at zero effect" if pd.notna(p) and pd.notna(null) else "")
+        for p, low, high, null in zip(
+            found["paper_power"], found["paper_power_low"], found["paper_power_high"], found["paper_null_rate"]
+        )
+    ]
+    return pd.DataFrame(
+        {
+            **{c: found[c] for c in ("study", "finding", "text", "experiment", "holds")},
+            "effect [95%]": [interval(*v) for v in zip(found["effect"], found["effect_low"], found["effect_high"])],
+            "difference_p": found["difference_p"].astype(float),
+            "power [95%]": [interval(*v) for v in zip(found["power"], found["power_low"], found["power_high"])],
+            "basis, analysis": joined(found["power_basis"], found["power_analysis"]),
+            "the paper's test [95%]; at zero effect": paper,
+            "note": found["power_note"].fillna(""),
+        }
+    )
+
+
+def claims_rows(claims: pd.DataFrame) -> pd.DataFrame:
+    """``summary/claims.csv`` as its page shows it: the reproduction's power in one cell with its 95% interval.
+
+    >>> row = {"study": "s", "claim": "C1", "experiment": "R1", "text": "A beats B", "original_holds": "yes",
+    ...        "reproduction_holds": "no", "replicated": "no", "evidence": "A 3.1 vs B 3.4",
+    ...        "reproduction_power": 0.4, "power_low": 0.37, "power_high": 0.43, "power_note": ""}
+    >>> claims_rows(pd.DataFrame([row])).iloc[0, -2:].tolist()
+    ['0.400 [0.370, 0.430]', '']
+    """
+    power = [interval(*v) for v in zip(claims["reproduction_power"], claims["power_low"], claims["power_high"])]
+    kept = claims.drop(columns=["reproduction_power", "power_low", "power_high", "power_note"])
+    return kept.assign(**{"reproduction power [95%]": power, "note": claims["power_note"].fillna("")})
+
+
 def power_rows(power: pd.DataFrame) -> pd.DataFrame:
     """``planning/power.csv`` as its page shows it, one column per question a reader asks (the CSV's 23 columns ran
     off a 1280-pixel window): which design (a reproduction's id, else planned) of how many people x items x
@@ -278,11 +354,6 @@ def power_rows(power: pd.DataFrame) -> pd.DataFrame:
     ['Y2', 'R1', '5 x 361 x 2', 'model, safeguard', '0.120 [0.000, 0.240]']
     """
 
-    def interval(value, low, high) -> str:
-        if pd.isna(value):
-            return ""
-        return f"{value:.3f}" + (f" [{low:.3f}, {high:.3f}]" if pd.notna(low) and pd.notna(high) else "")
-
     def count(value) -> str:
         return "" if pd.isna(value) else str(int(value))
 
@@ -295,10 +366,7 @@ def power_rows(power: pd.DataFrame) -> pd.DataFrame:
                 f"{count(e)} x {count(i)} x {count(j)}" if known else ""
                 for e, i, j, known in zip(power["evaluators"], power["items"], power["judgements_per_item"], sized)
             ],
-            "method, basis": [
-                ", ".join(str(v) for v in (m, b) if pd.notna(v) and str(v))
-                for m, b in zip(power["method"], power["basis"])
-            ],
+            "method, basis": joined(power["method"], power["basis"]),
             "effect [95%]": [interval(*v) for v in zip(power["effect"], power["effect_low"], power["effect_high"])],
             "power or same direction [95%]": [
                 interval(*v) for v in zip(power["power"], power["ci_low"], power["ci_high"])
@@ -310,8 +378,6 @@ def power_rows(power: pd.DataFrame) -> pd.DataFrame:
                 for f, n in zip(power["failed"], power["simulations"])
             ],
             "pilot": power["pilot"].fillna(""),
-            "note": [
-                "; ".join(t for t in (c, n) if isinstance(t, str) and t) for c, n in zip(power["caveat"], power["note"])
-            ],
+            "note": joined(power["caveat"], power["note"], sep="; "),
         }
     )

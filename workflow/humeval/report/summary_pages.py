@@ -12,7 +12,7 @@ from humeval.intermediate import read_csv, write_csv
 from humeval.planning.power_table import as_numbers
 from humeval.report.figures.summary_figures import cv_star_figure, qra3_figure
 from humeval.report.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
-from humeval.report.html_tables import frame_html
+from humeval.report.html_tables import claims_rows, findings_rows, frame_html
 from humeval.report.tables import frame_markdown
 from humeval.report.verdict_card import verdict_card_html
 from humeval.summary import (
@@ -146,8 +146,10 @@ def write_summary(inputs, out, params, config: dict, configs: dict) -> None:
     formats = tuple(params.formats)
     cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
-    shown = {  # the audit page adds the evidence classes and the study-level QRA3 CV*
-        **frames,
+    shown = {  # findings and claims: a column per question (the CSVs' 19 and 12 ran past the pane); the audit page
+        **frames,  # adds the evidence classes and the study-level QRA3 CV*
+        "findings": findings_rows(found),
+        "claims": claims_rows(claims),
         "audit": counts.assign(
             diagnoses=[evidence_counts(audits[s]) for s in counts["study"]], qra3_cv_star=[v["qra3"] for v in verdicts]
         ),
@@ -156,7 +158,9 @@ def write_summary(inputs, out, params, config: dict, configs: dict) -> None:
         Path(getattr(out, page)).write_text(frame_html(shown[csv], title, intro, csv=getattr(out, csv)))
     raw = {name: part["raw"] for name, part in configs.items()}
     Path(out.raw_html).write_text(
-        frame_html(raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.")
+        frame_html(
+            raw_files_frame(raw), "Raw files", "Every raw file each study read, pinned by URL and sha256.", fit=True
+        )
     )
     Path(out.overview).write_text(overview_rst(verdicts, audits, raw, misses_with_power(found)))
     for study, card in zip(studies, out.cards, strict=True):
