@@ -53,9 +53,10 @@ PAGES = {
         (
             "Each finding of the original (claims and planning findings) in every experiment: whether it holds, its "
             "effect (the smallest margin of its comparisons) with the 95% interval its own test gives, and for a "
-            "reproduction the p of its effect's difference from the original's (difference_p: below 0.05, outside the "
-            "original's prediction interval) and the simulated power a study of its size had to recover the finding at "
-            "the basis power_basis (95% Wilson interval; docs/planning.md)."
+            "reproduction the p of its effect's difference from the original's (difference p: below 0.05, outside the "
+            "original's prediction interval) and the power a study of its size had to recover the finding, at the basis "
+            "and by the analysis beside it (95% Wilson interval), with the paper's own test's power and its rate at "
+            "zero effect (docs/planning.md)."
         ),
     ),
     "claims_html": (
