@@ -305,18 +305,24 @@ def shown_interval(value, low, high):
     return f"{float(value):.3f}" + (f" [{float(low):.3f}, {float(high):.3f}]" if low != "" and high != "" else "")
 
 
-def test_the_findings_and_claims_pages_show_each_csv_row_a_column_per_question(full_run, tmp_path):
-    """summary-findings.html and summary-claims.html, read in Chromium, hold every row of their CSV in its order,
-    each estimate in one cell with its own interval (a power's limits beside the power, not the effect's), the
-    power's basis and analysis, the paper's test's power with its rate at zero effect, and the note."""
+def test_the_findings_claims_and_qra3_pages_show_each_csv_row_a_column_per_question(full_run, tmp_path):
+    """summary-findings.html, summary-claims.html and qra3.html, read in Chromium, hold every row of their CSV in
+    its order, each estimate in one cell with its own interval (a power's limits beside the power, not the
+    effect's), the power's basis and analysis, the paper's test's power with its rate at zero effect, the note; and
+    QRA3's sd* with its interval, the experiments within one and two sd*, the correlations and Kendall's W."""
+    from humeval.report.tables import format_number
+
     browser_or_skip()
     found = rows_of(full_run / "results/summary/findings.csv")
     claims = rows_of(full_run / "results/summary/claims.csv")
+    qra3 = rows_of(full_run / "results/summary/qra3.csv")
     with headless_chromium(str(tmp_path / "profile")) as browser:
         browser.goto((full_run / "results/summary/summary-findings.html").as_uri())
         findings_page = browser.run(TABLE_TEXT)
         browser.goto((full_run / "results/summary/summary-claims.html").as_uri())
         claims_page = browser.run(TABLE_TEXT)
+        browser.goto((full_run / "results/summary/qra3.html").as_uri())
+        qra3_page = browser.run(TABLE_TEXT)
     header, *cells = findings_page
     assert len(header) == 11 and len(cells) == len(found) > 80, (header, len(cells))
     powered = 0
@@ -343,6 +349,19 @@ def test_the_findings_and_claims_pages_show_each_csv_row_a_column_per_question(f
         assert page["reproduction power [95%]"] == shown_interval(
             row["reproduction_power"], row["power_low"], row["power_high"]
         )
+    header, *cells = qra3_page
+    assert len(header) == 14 and len(cells) == len(qra3) > 50, (header, len(cells))
+    for row, shown in zip(qra3, cells):
+        page = dict(zip(header, shown))
+        assert page["system"] == row["system"] and page["note"] == row["note"], (page, row)
+        assert page["sd* [95%]"] == shown_interval(row["sd_star"], row["sd_ci_low"], row["sd_ci_high"])
+        within = f"{int(float(row['within_1sd']))} / {int(float(row['within_2sd']))}" if row["within_1sd"] else ""
+        assert page["within 1 / 2 sd*"] == within
+        if row["pearson_mean"]:
+            means = [format_number(float(row[c]), 3) for c in ("pearson_mean", "spearman_mean")]
+            assert page["pearson / spearman mean"] == " / ".join(means)
+            w, p = (format_number(float(row[c]), 3) for c in ("kendall_w", "kendall_w_p"))
+            assert page["kendall W (p)"] == f"{w} (p {p})"
 
 
 def test_report_shows_no_restructuredtext_system_messages(full_run):

@@ -38,6 +38,7 @@ __all__ = [
     "interval",
     "joined",
     "power_rows",
+    "qra3_rows",
     "table_html",
 ]
 
@@ -338,6 +339,41 @@ def claims_rows(claims: pd.DataFrame) -> pd.DataFrame:
     power = [interval(*v) for v in zip(claims["reproduction_power"], claims["power_low"], claims["power_high"])]
     kept = claims.drop(columns=["reproduction_power", "power_low", "power_high", "power_note"])
     return kept.assign(**{"reproduction power [95%]": power, "note": claims["power_note"].fillna("")})
+
+
+def qra3_rows(qra3: pd.DataFrame) -> pd.DataFrame:
+    """``summary/qra3.csv`` as its page shows it: each measure with what qualifies it in one cell (sd* with its 95%
+    interval, the experiments within one and two sd*, the mean Pearson and Spearman correlations, Kendall's W with
+    its p), 14 columns where the CSV has 19 (it ran past the report's pane at 1920x1080).
+
+    >>> row = {"study": "s", "table": "t", "level": "system", "criterion": "c", "system": "A", "experiments": "O, R1",
+    ...        "cv_star": 8.9, "sd_star": 11.5, "sd_ci_low": -54.4, "sd_ci_high": 77.4, "within_1sd": 2.0,
+    ...        "within_2sd": 2.0, "pearson_mean": 0.81, "spearman_mean": 1.0, "kendall_w": 0.8,
+    ...        "kendall_w_p": 1.7e-05, "alpha": float("nan"), "p_findings": float("nan"), "note": ""}
+    >>> qra3_rows(pd.DataFrame([row])).iloc[0, 7:11].tolist()
+    ['11.500 [-54.400, 77.400]', '2 / 2', '0.810 / 1.000', '0.800 (p 1.7e-05)']
+    """
+
+    def pair(a, b, shown=lambda v: format_number(v, 3)) -> str:
+        return f"{shown(a)} / {shown(b)}" if pd.notna(a) and pd.notna(b) else ""
+
+    def count(value) -> str:
+        return str(int(value)) if float(value).is_integer() else format_number(value, 3)
+
+    return pd.DataFrame(
+        {
+            **{c: qra3[c] for c in ("study", "table", "level", "criterion", "system", "experiments", "cv_star")},
+            "sd* [95%]": [interval(*v) for v in zip(qra3["sd_star"], qra3["sd_ci_low"], qra3["sd_ci_high"])],
+            "within 1 / 2 sd*": [pair(a, b, count) for a, b in zip(qra3["within_1sd"], qra3["within_2sd"])],
+            "pearson / spearman mean": [pair(a, b) for a, b in zip(qra3["pearson_mean"], qra3["spearman_mean"])],
+            "kendall W (p)": [
+                f"{format_number(w, 3)} (p {format_number(p, 3)})" if pd.notna(w) else ""
+                for w, p in zip(qra3["kendall_w"], qra3["kendall_w_p"])
+            ],
+            **{c: qra3[c].astype(float) for c in ("alpha", "p_findings")},
+            "note": qra3["note"].fillna(""),
+        }
+    )
 
 
 def power_rows(power: pd.DataFrame) -> pd.DataFrame:

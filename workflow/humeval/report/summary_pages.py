@@ -12,7 +12,7 @@ from humeval.intermediate import read_csv, write_csv
 from humeval.planning.power_table import as_numbers
 from humeval.report.figures.summary_figures import cv_star_figure, qra3_figure
 from humeval.report.front_page import misses_with_power, overview_rst, verdict_frame, verdict_rows
-from humeval.report.html_tables import claims_rows, findings_rows, frame_html
+from humeval.report.html_tables import claims_rows, findings_rows, frame_html, qra3_rows
 from humeval.report.tables import frame_markdown
 from humeval.report.verdict_card import verdict_card_html
 from humeval.summary import (
@@ -147,10 +147,11 @@ def write_summary(inputs, out, params, config: dict, configs: dict) -> None:
     formats = tuple(params.formats)
     cv_star_figure(qra, Path(out.figure).with_suffix(""), formats)
     qra3_figure(qra3, Path(out.qra3_figure).with_suffix(""), formats)
-    shown = {  # findings and claims: a column per question (the CSVs' 19 and 12 ran past the pane); the audit page
+    shown = {  # findings, claims, QRA3: a column per question (the CSVs' 19, 12, 19 ran past the pane); the audit page
         **frames,  # adds the evidence classes and the study-level QRA3 CV*
         "findings": findings_rows(found),
         "claims": claims_rows(claims),
+        "qra3": qra3_rows(qra3),
         "audit": counts.assign(
             diagnoses=[evidence_counts(audits[s]) for s in counts["study"]], qra3_cv_star=[v["qra3"] for v in verdicts]
         ),
