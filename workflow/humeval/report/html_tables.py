@@ -69,10 +69,10 @@ PAGE_ROWS = 100
 #: fixed layout: the note readable beside the numbers in the report's 925-pixel pane at 1280x800 (it was 1,009 to
 #: 1,456 pixels wide, the notes past the pane's right edge).
 AUDIT_WIDTHS = (10, 11, 12, 9, 9, 11, 10, 28)
-#: A long text's column (``td.note``) is at least 22rem wide, readable beside the numbers, but at most 15% of the
-#: window, so that two of them (a finding's text and its power's note) leave room for the numbers: in headless
-#: Chromium, the findings summary's table was 1,491 px wide at the 925 px pane of 1280x800 and 1,503 px (its box
-#: 1,503) at 1920x1080, the claims summary's 1,774 px at both; 33 of 187 pages scrolled sideways in their box at
+#: A long text's column (``td.note``) is held at least 22rem wide, readable beside the numbers, or 15% of the window
+#: where that is less, so that two of them (a finding's text and its power's note) leave room for the numbers: in
+#: headless Chromium, the findings summary's table was 1,491 px wide at the 925 px pane of 1280x800 and 1,503 px (its
+#: box 1,503) at 1920x1080, the claims summary's 1,774 px at both; 33 of 187 pages scrolled sideways in their box at
 #: 925 px and 4 at 1565 px, against 23 and 2 at 15% (min(22rem,18vw): 29 and 3).
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:1rem;color:#1f2937}
