@@ -25,6 +25,17 @@ def test_every_kind_is_registered_and_in_the_docs():
         assert f"### `{name}`" in RENDERED["loaders.md" if kind == "loader" else "metrics.md"], name
 
 
+def test_each_kind_read_alone_finds_every_registration_a_scan_of_all_sources_finds():
+    """``entries(kind)`` parses only the files that name the kind; a plain scan of every package file's
+    decorators, by pattern, finds the same names of each kind."""
+    decorator = re.compile(r"""^@register\(\s*["'](\w+)["'],\s*["']([^"']+)["']""", re.MULTILINE)
+    scanned = {kind: set() for kind in vocabulary.KINDS}
+    for path in (REPO / "workflow/humeval").rglob("*.py"):
+        for kind, name in decorator.findall(path.read_text()):
+            scanned[kind].add(name)
+    assert scanned == {kind: set(vocabulary.entries(kind)) for kind in vocabulary.KINDS}
+
+
 def entry_docs(kind: str, name: str) -> str:
     text = RENDERED["loaders.md" if kind == "loader" else "metrics.md"]
     section = text.split(f"\n### `{name}`\n", 1)[1]
