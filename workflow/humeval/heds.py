@@ -10,7 +10,8 @@ are keyed by the criterion's name; ``heds-criteria-criterion`` lists the criteri
 key of another shape or a value of the wrong type is skipped with a warning naming it, never an error. Only the
 fields of :data:`CONDITIONS` (the conditions that matter for QRA, with readable labels) are read, by key: the
 section of names, affiliations and email addresses, and every other field, never are; an email address written
-into a condition's own text is removed besides (in any spelling :data:`EMAIL` knows).
+into a condition's own text is removed besides, in any spelling the firewall reads
+(:func:`humeval.id_firewall.readable`, :data:`humeval.id_firewall.PERSONAL_DATA`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,6 @@ from humeval.config.conditions import CONDITIONS, CRITERIA_KEY
 
 __all__ = ["clean", "conditions_frame", "read_datasheet"]
 
-#: An email address in a condition's text, after NFKC folding (``＠`` is ``@``) and percent-decoding (``%40``):
-#: ``a@b.c``, ``mailto:a@b``, ``a@localhost``, ``a [at] b.c``, ``a(at)b``.
-#: Run by RE2 (:func:`humeval.patterns.config_pattern`): linear in the text, where Python's engine, retrying the
-#: run of word characters from every start, took quadratic time (a 1 MB free-text field hung the tables job).
-#: ``\pL\pN\pM_`` is Python's Unicode ``\w``.
-EMAIL = r"(mailto:)?[\pL\pN\pM_.+-]+\s*(@|\[at\]|\(at\)|\{at\})\s*[\pL\pN\pM_-]+(\.[\pL\pN\pM_-]+)*"
 #: The largest datasheet read (the HEDS form's own are 20-60 kB) and the deepest nesting (the form's is 3).
 MAX_BYTES, MAX_DEPTH = 5_000_000, 20
 OPTION = re.compile(r"^(?P<field>.+)-(?P<k>\d+)$")
@@ -39,14 +34,15 @@ def clean(text) -> str:
 
     >>> clean("2. ask mailto:a%40b.c, a [at] b.c, root@localhost or x＠y.z")
     'ask [email removed], [email removed], [email removed] or [email removed]'
+    >>> clean("write to a&#64;b (dot) c")
+    'write to [email removed]'
     """
-    import unicodedata
-    from urllib.parse import unquote
-
+    from humeval.id_firewall import PERSONAL_DATA, readable
     from humeval.patterns import config_pattern
 
-    text = unquote(unicodedata.normalize("NFKC", " ".join(str(text).split())))
-    return re.sub(r"^\d+\.\s*", "", config_pattern(EMAIL, ignore_case=True).sub("[email removed]", text))
+    text = readable(" ".join(str(text).split()))
+    email = config_pattern(PERSONAL_DATA["e-mail address"], ignore_case=True)
+    return re.sub(r"^\d+\.\s*", "", email.sub("[email removed]", text))
 
 
 def depth(value, limit: int) -> int:

@@ -121,8 +121,19 @@ def pseudonym(raw_id: str, salt: str, prefix: str = "P") -> str:
     return prefix + hmac.new(salt.encode() if key is None else key, message, hashlib.sha256).hexdigest()[:10]
 
 
-#: Characters that show nothing: an id with one of them is the id without it.
-INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u180e\u200b\u200c\u200d\u2060\ufeff"))
+#: Characters that show nothing: an id with one of them is the id without it. Unicode's Default_Ignorable_Code_Point
+#: (DerivedCoreProperties.txt, Unicode 15.1): soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul
+#: fillers, Khmer inherent vowels, Mongolian variation selectors and vowel separator, zero-width spaces and joiners,
+#: left-to-right and right-to-left marks, bidirectional embeddings, overrides and isolates, word joiner, invisible
+#: operators, variation selectors, byte-order mark, shorthand format controls, musical formatting and tag
+#: characters. Seven of them were known before (issue 54: ``5f1a\u200e2b`` with a left-to-right mark inside, or an
+#: invisible times U+2062, hid an id from every scrubber).
+IGNORABLE_RANGES = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+INVISIBLE = dict.fromkeys(code for low, high in IGNORABLE_RANGES for code in range(low, high + 1))
 
 
 def normalised_id(raw) -> str:
