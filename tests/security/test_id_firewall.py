@@ -573,3 +573,28 @@ def test_times_ratios_and_prose_are_not_personal_data(tmp_path, label):
     for declared in ({}, {"carry_as": {"comment": "text"}}):
         judgements, _ = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, **declared})
         assert judgements["comment"].iloc[0] == label
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    [
+        f"{PID[0][:8]} {PID[0][8:16]} {PID[0][16:]}",  # in groups of eight
+        "-".join(PID[0][i : i + 4] for i in range(0, 24, 4)).upper(),  # in groups of four, hyphenated, upper case
+        " ".join(PID[0]),  # a space between every character
+        f"{PID[0][:12]}_\u200b{PID[0][12:]}",  # an underscore, a zero-width space beside it
+    ],
+    ids=["eights", "fours", "characters", "underscore"],
+)
+def test_an_id_written_out_in_groups_leaves_extraction_as_its_pseudonym(tmp_path, spelled):
+    """Issue 54 ("no raw datum of any spelling"): a Prolific id written in groups (``5f1a2b3c 4d5e6f7a 8b9c0d1e``)
+    is none of the id's exact spellings, so it was carried raw, from free text and from a label column alike.
+    Now it is its pseudonym wherever it stands in a carried column, and in an error message."""
+    from humeval.id_firewall import scrub_message
+
+    rows = [dict(ROWS[0], comment=f"my id is {spelled}, thanks"), dict(ROWS[1], comment="scores 1 2 3, fine")]
+    for declared in ({}, {"carry_as": {"comment": "text"}}):
+        judgements, participants = extract(tmp_path, rows, {**BASE, "carry": {"comment": "comment"}, **declared})
+        first = judgements["participant"].iloc[0]
+        assert judgements["comment"].tolist() == [f"my id is {first}, thanks", "scores 1 2 3, fine"]
+        assert PID[0][8:16] not in everything(judgements, participants).casefold()
+    assert scrub_message(f"row 2: item '{spelled}' appears twice", {PID[0]: "P1"}) == "row 2: item 'P1' appears twice"

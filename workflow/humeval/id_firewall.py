@@ -291,7 +291,8 @@ def scrub_text(text: str, ids: dict[str, str]) -> str:
     for raw in sorted((r for r in ids if len(r) >= MIN_SCANNED_ID and r.casefold() in lowered), key=len, reverse=True):
         text = re.sub(re.escape(raw), ids[raw].replace("\\", "\\\\"), text, flags=re.IGNORECASE)
     short = short_ids(ids)
-    return short_ids_replaced(pd.Series([text], dtype=object), short)[0].iloc[0] if short else text
+    text = short_ids_replaced(pd.Series([text], dtype=object), short)[0].iloc[0] if short else text
+    return spaced_ids_replaced(pd.Series([text], dtype=object), spaced_ids(ids))[0].iloc[0]
 
 
 def scrub_ids(
@@ -321,7 +322,7 @@ def scrub_ids(
     import numpy as np
 
     scanned = {raw: name for raw, name in ids.items() if len(raw) >= MIN_SCANNED_ID}
-    short, every = short_ids(ids), short_ids(ids, every=True)
+    short, every, spread = short_ids(ids), short_ids(ids, every=True), spaced_ids(ids)
     if not scanned and not short and not (free_text and every):
         return frame
     anchors = {raw: max(re.findall(r"[A-Za-z0-9]+", raw) or [""], key=len).casefold() for raw in scanned}
@@ -357,6 +358,9 @@ def scrub_ids(
         if column not in JUDGEMENT_COLUMNS and whole_words:  # carried: short ids too, as whole words
             text, shortened = short_ids_replaced(text, whole_words)
             hit = hit or shortened
+        if column not in JUDGEMENT_COLUMNS and spread:  # carried: an id written out in groups
+            text, grouped = spaced_ids_replaced(text, spread)
+            hit = hit or grouped
         if hit:
             text = text.where(text != folded, original)  # a value without an id stays as written
             values = np.asarray(text, dtype=object)[codes]
@@ -438,6 +442,74 @@ def short_ids_replaced(text: pd.Series, short: dict[str, str]) -> tuple[pd.Serie
             text[holds] = text[holds].str.replace(spelled, short[raw].replace("\\", "\\\\"), regex=True)
             hit = True
     return text, hit
+
+
+#: What may stand between the characters of a raw id written out in groups (``5f1a 2b3c``, ``5f1a-2b3c``,
+#: ``5 f 1 a``): up to three spaces, hyphens or underscores. Not ``.``, ``,`` or ``:``, which group a number's
+#: digits or a time's.
+SPACING = "[\\s_-]{1,3}"
+
+
+def spaced_ids(ids: dict[str, str]) -> dict[str, str]:
+    """The raw ids of ``ids`` (raw -> pseudonym) of :data:`MIN_SCANNED_ID` or more letters and digits, keyed by those
+    letters and digits alone, case-folded: how :func:`spaced_ids_replaced` finds one written out in groups.
+
+    >>> spaced_ids({"5F1A-2b3c4d": "P1", "ab12": "P2"})
+    {'5f1a2b3c4d': 'P1'}
+    """
+    import re
+
+    compact = {re.sub(r"[\W_]", "", raw).casefold(): name for raw, name in ids.items()}
+    return {key: name for key, name in compact.items() if len(key) >= MIN_SCANNED_ID}
+
+
+def spaced_ids_replaced(text: pd.Series, spaced: dict[str, str]) -> tuple[pd.Series, bool]:
+    """``text`` (distinct values, :func:`readable`) with every raw id of ``spaced`` (:func:`spaced_ids`) written out
+    in groups, whole words of its letters and digits in order with :data:`SPACING` between them (``my id is 5f1a
+    2b3c 4d5e``, ``5 f 1 a 2 b 3 c 4 d``), in any letter case, replaced by its pseudonym, and whether any was. The
+    exact spellings are :func:`scrub_ids`'s; these are the spellings an id's own text does not contain (issue 54: an
+    id in groups of four was carried raw, declared free text or a label).
+
+    Linear in the text: only runs of two or more words joined by spacing are looked at, and from each word only as
+    many words as the longest id's letters fill.
+
+    >>> spaced_ids_replaced(pd.Series(["id 5F1A 2b3c-4d ok", "scores 1 2 3", "5f1a2b3c4d"]), {"5f1a2b3c4d": "P1"})[0].tolist()
+    ['id P1 ok', 'scores 1 2 3', '5f1a2b3c4d']
+    """
+    import re
+
+    if not spaced:
+        return text, False
+    lengths, longest = {len(key) for key in spaced}, max(map(len, spaced))
+    chain, word = re.compile(rf"[^\W_]+(?:{SPACING}[^\W_]+)+"), re.compile(r"[^\W_]+")
+    hit, out = False, text.copy()
+    for k, value in enumerate(text.tolist()):
+        spans = []
+        for found in chain.finditer(value):
+            words = [
+                (w.start() + found.start(), w.end() + found.start(), w.group().casefold())
+                for w in word.finditer(found.group())
+            ]
+            first = 0
+            while first < len(words):
+                letters, last, name = "", first, None
+                for last in range(first, len(words)):
+                    letters += words[last][2]
+                    if len(letters) in lengths and letters in spaced:
+                        name = spaced[letters]
+                    if len(letters) >= longest or name:
+                        break
+                if name and last > first:  # one word alone is an exact spelling: scrub_ids' own
+                    spans.append((words[first][0], words[last][1], name))
+                    first = last + 1
+                else:
+                    first += 1
+        for begin, end, name in reversed(spans):
+            value = value[:begin] + name + value[end:]
+        if spans:
+            out.iloc[k] = value
+            hit = True
+    return out, hit
 
 
 def numeric_ids_replaced(cells: pd.Series, numeric: dict[int, str]) -> dict[str, pd.Series]:
