@@ -161,8 +161,8 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test, tmp_path):
     # a free-text column declared as such (carry_as: text) leaves extraction with its e-mail addresses, coordinates,
     # user agents, phone number, IPv6 addresses and URL query removed, each whole (a2219f7's firewall kept the
     # coordinates, the user agent, the phone number and the IPv6 address in part; 64d6758's the HTML-spelled
-    # address, the app's user agent, the decimal minutes, the embedded IPv4 address's last three parts and the
-    # query without a scheme), and none of them reaches any output a person reads
+    # address, the app's user agent, the decimal minutes, the embedded IPv4 address's last three parts, the
+    # hyphenated MAC address and the query without a scheme), and none of them reaches any output a person reads
     tidy = pd.read_csv(dot_test / "results/every-measure-2026-toy/tidy/judgements.csv")
     comments = set(tidy.loc[tidy["side"] == "Q", "comment"].dropna())
     assert comments == {
@@ -170,10 +170,10 @@ def test_the_dot_test_lints_dry_runs_and_runs(dot_test, tmp_path):
         "write to [removed]; see [removed]",
         "skipped ([removed] or [removed])",
         "ok, call [removed] near [removed][removed]",
-        "ok from [removed] or [removed]",
+        "ok from [removed] or [removed] via [removed]",
     }, comments
     payloads = ("example.org", "51.50735", "-0.12776", "Mozilla/5.0", "Firefox/115", "7946 0958", "2001:db8")
-    payloads += ("s1&#64;", "PROLIFIC_PID", "Dalvik", "Android", "30.44", "7.66", "64:ff9b", "192.0.2.1")
+    payloads += ("s1&#64;", "PROLIFIC_PID", "Dalvik", "Android", "30.44", "7.66", "64:ff9b", "192.0.2.1", "4D-5E")
     readable = [p for p in (dot_test / "results").rglob("*") if p.suffix in {".csv", ".md", ".html", ".tex", ".log"}]
     assert not [(p, x) for p in readable for x in payloads if x in p.read_text(errors="ignore")]
     # the bootstrap interval of TrueSkill's mu, against the trueskill package run on the raw file's resampled choices

@@ -540,6 +540,9 @@ def test_an_international_phone_number_with_brackets_in_a_label_column_is_refuse
         ("at 51° 30.44' N today", "30.44", "geographic coordinates"),  # degrees and decimal minutes
         ("at N 40.7128, W 74.0060 today", "74.0060", "geographic coordinates"),  # the hemisphere first
         ("via Dalvik/2.1.0 (Linux; U; Android 11; SM-G991B)", "SM-G991B", "device data"),  # an app's user agent
+        ("from 00:1A:2B:3C:4D:5E today", "4D:5E", "device data"),  # a network card's MAC address
+        ("from 00-1a-2b-3c-4d-5e today", "4d-5e", "device data"),  # ... with hyphens
+        ("from 001a.2b3c.4d5e today", "4d5e", "device data"),  # ... in Cisco's dotted form
     ],
 )
 def test_every_spelling_of_personal_data_goes_from_free_text_and_stops_a_label(tmp_path, comment, gone, held):
@@ -547,7 +550,8 @@ def test_every_spelling_of_personal_data_goes_from_free_text_and_stops_a_label(t
     scrubber decodes HTML character references and percent-escapes and drops every default-ignorable character
     (a bidirectional mark, an invisible operator: seven were known), and the patterns know IPv6 in each of RFC
     5952's forms, a URL's parameters without a scheme or in a fragment, coordinates in decimal minutes or with the
-    hemisphere first, and any product's user agent that names a platform. Declared free text, each leaves
+    hemisphere first, any product's user agent that names a platform, and a MAC address (which the IPv6 pattern
+    caught by accident in one of its three spellings, until a time stopped being taken for IPv6). Declared free text, each leaves
     extraction without it (an id as its pseudonym); undeclared, a column holding one of the kinds a label may not
     hold is refused in one line."""
     rows = [dict(ROWS[0], comment=comment), ROWS[1]]

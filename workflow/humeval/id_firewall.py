@@ -41,8 +41,9 @@ NOT_SCANNED = ("study", "side", "participant", "response_type", "value")
 #: four or more decimals, as Qualtrics' LocationLatitude/LocationLongitude and a browser's geolocation give them,
 #: the hemisphere before or after; degrees, minutes and seconds or decimal minutes, ``51°30'26"N``, ``N 51°
 #: 30.44'``; a number labelled ``lat``/``lon``), device data (a browser's user agent, ``Mozilla/5.0 (...)``, and
-#: any product's whose comment names a platform, ``Dalvik/2.1.0 (Linux; U; Android 11)``) and long id-like runs (20
-#: or more letters and digits, both).
+#: any product's whose comment names a platform, ``Dalvik/2.1.0 (Linux; U; Android 11)``; a network card's MAC
+#: address, ``00:1A:2B:3C:4D:5E``, ``00-1A-...``, ``001a.2b3c.4d5e``) and long id-like runs (20 or more letters and
+#: digits, both).
 DEGREES = r"[-+]?\d{1,3}\.\d{4,}(?:\s*°)?(?:\s*[NSEW]\b)?"
 #: Minutes or seconds of an angle: whole or decimal.
 ARC = r"\d{1,2}(?:[.,]\d+)?"
@@ -69,7 +70,8 @@ PERSONAL_DATA = {
     r"|\b[NS]\s*\d{1,2}\.\d{3,}\s*[,;/]?\s*[EW]\s*\d{1,3}\.\d{3,}"
     r"|\b(?:lat|latitude|lon|lng|long|longitude)\b\s*[:=]?\s*[-+]?\d{1,3}\.\d{3,}",
     "device data": r"\b(?:Mozilla|Opera)/\d+(?:\.\d+)*(?:\s*\([^)]*\))?(?:\s+[\w.-]+/[\w.+-]+(?:\s*\([^)]*\))?)*"
-    rf"|\b[A-Za-z][\w.-]*/\d+(?:\.\d+)*\s*\([^)]*(?:{PLATFORM})[^)]*\)(?:\s+[\w.-]+/[\w.+-]+(?:\s*\([^)]*\))?)*",
+    rf"|\b[A-Za-z][\w.-]*/\d+(?:\.\d+)*\s*\([^)]*(?:{PLATFORM})[^)]*\)(?:\s+[\w.-]+/[\w.+-]+(?:\s*\([^)]*\))?)*"
+    r"|\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b",
     "id": r"\b(?:[A-Za-z]+\d|\d+[A-Za-z])[A-Za-z0-9]{18,}\b",
 }
 #: The fewest digits of a number that an error message loses as a possible id (:func:`scrub_message`): the numeric
