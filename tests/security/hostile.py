@@ -92,6 +92,12 @@ def raw_id(kind: str, k: int) -> str:
     return f"rater.{digest[:8]}@example.org"
 
 
+def grouped(rater: str) -> str:
+    """A raw id written out in groups of four, as a person copies one (``5f1a 2b3c 4d5e ...``): none of its exact
+    spellings (an e-mail-like id stays as it is: an address in a label column is refused whole)."""
+    return rater if "@" in rater else " ".join(rater[k : k + 4] for k in range(0, len(rater), 4))
+
+
 def respelled(rows: list[list[str]], raters: list[str], rng) -> bool:
     """Spell raters otherwise in some of their rows: half the time the first in another Unicode spelling, a quarter
     of the time another in upper case (True: the study must say ``participant_case: fold``)."""
@@ -125,6 +131,7 @@ def case(draw, index: int, bad: str | None = None):
     notes = [
         "",
         "my prolific id is {rater}",
+        "my id in groups: {grouped}",
         "ask {other} about it",
         '=HYPERLINK("http://x")',
         "<b>b</b> .. raw::",
@@ -135,7 +142,7 @@ def case(draw, index: int, bad: str | None = None):
         for item in items:
             for system in systems:
                 score = rng.choice(["1", "2", "3", "4", "5", " 4 ", "3.0", "+2", "1e0", ""])
-                note = rng.choice(notes).format(rater=rater, other=rng.choice(raters))
+                note = rng.choice(notes).format(rater=rater, other=rng.choice(raters), grouped=grouped(rater))
                 rows.append([rater, item, system, score, rng.choice(["", "", "+"]), note, rng.choice(CONTACTS)])
     fold = respelled(rows, raters, rng) if bad is None else False
     if bad == "empty_id":

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 from helpers import CI_LIMIT, SUMMARY_LINES, copy_project, run_snakemake
-from hostile import BAD_KINDS, CONTACTS, batch, write_batch
+from hostile import BAD_KINDS, CONTACTS, batch, grouped, write_batch
 from hypothesis import HealthCheck, Phase, given, settings
 
 from humeval.intermediate import read_csv
@@ -122,12 +122,13 @@ def test_hostile_studies_through_the_whole_pipeline(cases, tmp_path_factory):
     for live in ("onerror=alert(1)>", "<script>alert(1)", "</script><img"):
         assert live not in html and live not in data, live  # data markup only ever escaped
     assert "include:: /etc/passwd" not in (workdir / "results/summary/overview.rst").read_text()
+    spellings = set(made["ids"]) | {grouped(i) for i in made["ids"]}  # an id as a person copies it, in groups
     leaks = {
-        str(path.relative_to(workdir)): sorted(i for i in made["ids"] if i in text)
+        str(path.relative_to(workdir)): sorted(i for i in spellings if i in text)
         for path in (workdir / "results").rglob("*")
         if path.is_file() and path.suffix in {".csv", ".md", ".html", ".txt", ".log", ".rst", ".json", ".tsv"}
         for text in [data if path.name == "report.html" else path.read_text(errors="ignore")]
-        if any(i in text for i in made["ids"])
+        if any(i in text for i in spellings)
     }
     assert not leaks, leaks
     for secret in ("secret.person@example.org", "Secret Person", "sensitive@example.org", "a@b.org", "c[at]d.org"):
