@@ -500,7 +500,7 @@ def spaced_ids_replaced(text: pd.Series, spaced: dict[str, str]) -> tuple[pd.Ser
                 letters, last, name = "", first, None
                 for last in range(first, len(words)):
                     letters += words[last][2]
-                    if letters[:longest] not in prefixes:  # no id goes on so: the next first word
+                    if letters not in prefixes:  # no id starts so: on to the next first word
                         break
                     if len(letters) in lengths and letters in spaced:
                         name = spaced[letters]
